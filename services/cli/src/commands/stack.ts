@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { stackDown, stackStatus, stackUp, type PartName, type PartStatus } from '@warden/shared/stack/index';
+
+export function printProgress(part: PartName | 'stack', line: string): void {
+  process.stderr.write(`${part.padEnd(10)} ${line}\n`);
+}
+
+function printTable(status: Record<PartName, PartStatus>): void {
+  const rows = Object.entries(status).map(([part, s]) => [
+    part,
+    s.healthy ? 'healthy' : s.running ? 'unhealthy' : 'down',
+    s.endpoint,
+    s.owner + (s.pid ? ` (pid ${s.pid})` : ''),
+  ]);
+  const header = ['part', 'state', 'endpoint', 'started by'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+}
+
+export function registerStackCommands(program: Command): void {
+  const stack = program
+    .command('stack')
+    .description('local Kafka (KRaft, Maven jars), ClickHouse and Redis for development and tests');
+
+  stack
+    .command('up')
+    .description('start what is neither configured (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL) nor running; wait until healthy')
+    .option('--json', 'print the resulting status as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const status = await stackUp(printProgress);
+      if (opts.json) console.log(JSON.stringify(status, null, 2));
+      else printTable(status);
+    });
+
+  stack
+    .command('down')
+    .description('stop only the processes `stack up` started')
+    .action(async () => {
+      await stackDown(printProgress);
+    });
+
+  stack
+    .command('status')
+    .description('show each part, its endpoint and who started it')
+    .option('--json', 'print JSON: {"kafka": {"endpoint", ...}, "clickhouse": {...}, "redis": {...}}')
+    .action(async (opts: { json?: boolean }) => {
+      const status = await stackStatus();
+      if (opts.json) console.log(JSON.stringify(status, null, 2));
+      else printTable(status);
+    });
+}

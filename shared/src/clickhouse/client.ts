@@ -1,0 +1,23 @@
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+
+export interface ClickhouseOptions {
+  url: string;
+  database?: string;
+  requestTimeoutMs?: number;
+}
+
+/**
+ * The one ClickHouse client factory. Settings chosen to behave the same on 18.16 and 24.x:
+ * 64-bit integers come back as numbers, and no setting newer servers alone know is sent.
+ */
+export function createClickhouse(opts: ClickhouseOptions): ClickHouseClient {
+  return createClient({
+    url: opts.url,
+    database: opts.database ?? 'default',
+    request_timeout: opts.requestTimeoutMs ?? 30000,
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    compression: { request: false, response: false },
+  });
+}
+
+export type { ClickHouseClient };

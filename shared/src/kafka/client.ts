@@ -1,0 +1,44 @@
+import { Kafka, logLevel, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
+import type { Logger } from '../logger';
+
+export interface KafkaClientOptions {
+  brokers: string[];
+  clientId: string;
+  logger?: Logger;
+  /** How long a connection attempt may take before the caller sees an error. */
+  connectionTimeoutMs?: number;
+}
+
+/** The one Kafka client wrapper: kafkajs logs routed into pino, sane timeouts. */
+export function createKafka(opts: KafkaClientOptions): Kafka {
+  const log = opts.logger;
+  return new Kafka({
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    connectionTimeout: opts.connectionTimeoutMs ?? 3000,
+    requestTimeout: 10000,
+    retry: { initialRetryTime: 200, retries: 5, maxRetryTime: 5000 },
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry) => {
+      if (!log) return;
+      const { message, ...extra } = entry.log;
+      const level = entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
+      log[level]({ kafka: entry.namespace, ...extra }, message);
+    },
+  });
+}
+
+/**
+ * Producer for records a client was told are stored: idempotent, acks from all in-sync replicas
+ * (set per send), one in-flight request so retries never reorder.
+ */
+export function createDurableProducer(kafka: Kafka, extra: Partial<ProducerConfig> = {}): Producer {
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
+    ...extra,
+  });
+}

@@ -1,0 +1,88 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Tool or function call made by the agent. Only `name` is required; platforms omit the rest. */
+export const ToolCall = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: 'Tool or function name.' }),
+    description: Type.Optional(Type.String()),
+    input: Type.Optional(Type.Unknown({ description: 'Arguments given to the tool (object or string).' })),
+    output: Type.Optional(Type.Unknown({ description: 'Result of the tool (object or string).' })),
+    execution_time_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    success: Type.Optional(Type.Boolean()),
+    error: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true, $id: 'ToolCall' },
+);
+export type ToolCall = Static<typeof ToolCall>;
+
+/** Known metadata keys are typed; any other key of any JSON type is kept as sent. */
+export const Metadata = Type.Object(
+  {
+    timestamp: Type.Optional(Type.String({ description: 'ISO 8601 date-time in UTC.' })),
+    platform: Type.Optional(Type.String()),
+    environment: Type.Optional(Type.String()),
+    model: Type.Optional(Type.String()),
+    model_provider: Type.Optional(Type.String()),
+    temperature: Type.Optional(Type.Number()),
+    max_tokens: Type.Optional(Type.Integer({ minimum: 0 })),
+    tokens_used: Type.Optional(Type.Integer({ minimum: 0 })),
+    response_time_ms: Type.Optional(Type.Number({ minimum: 0 })),
+    user_agent: Type.Optional(Type.String()),
+    ip_address: Type.Optional(Type.String()),
+    location: Type.Optional(Type.String()),
+    language: Type.Optional(Type.String()),
+    intent: Type.Optional(Type.String()),
+    sentiment: Type.Optional(Type.String()),
+    confidence_score: Type.Optional(Type.Number()),
+    userId: Type.Optional(Type.String()),
+    sessionId: Type.Optional(Type.String()),
+    conversationId: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true, $id: 'Metadata' },
+);
+export type Metadata = Static<typeof Metadata>;
+
+const id = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
+
+/** Ids a platform endpoint may carry at the top level. */
+export const platformIdFields = {
+  chatflowId: id('Flowise chatflow id.'),
+  chatId: id('Flowise chat id.'),
+  appId: id('Dify app id.'),
+  workflowId: id('n8n workflow id.'),
+  executionId: id('n8n execution id.'),
+  nodeId: id('n8n node id.'),
+};
+
+/** The interaction record of the contract: agentId, prompt and response required. */
+export const InteractionRecord = Type.Object(
+  {
+    agentId: Type.String({ minLength: 1, maxLength: 256, description: 'Agent identifier and dashboard name.' }),
+    prompt: Type.String({ description: 'Input sent to the AI.' }),
+    response: Type.String({ description: 'Output of the AI.' }),
+    metadata: Type.Optional(Metadata),
+    toolCalls: Type.Optional(Type.Array(ToolCall)),
+    userId: id('End-user identifier.'),
+    sessionId: id('Session identifier.'),
+    conversationId: id('Conversation thread identifier.'),
+    ...platformIdFields,
+  },
+  { additionalProperties: true, $id: 'InteractionRecord' },
+);
+export type InteractionRecord = Static<typeof InteractionRecord>;
+
+const liftedIds = ['userId', 'sessionId', 'conversationId'] as const;
+
+/** Ids found only in metadata are lifted to the top level; metadata itself is kept as sent. */
+export function liftMetadataIds(record: InteractionRecord): InteractionRecord {
+  const meta = record.metadata;
+  if (!meta) return record;
+  const lifted: InteractionRecord = { ...record };
+  for (const key of liftedIds) {
+    const value = meta[key];
+    if (lifted[key] === undefined && (typeof value === 'string' || typeof value === 'number') && value !== '') {
+      lifted[key] = String(value);
+    }
+  }
+  return lifted;
+}

@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { stackDefaults } from '../config';
+import { stackDir } from '../paths';
+import { clickhouseHealthy, startClickhouse, waitForClickhouse } from './clickhouse';
+import { kafkaHealthy, kafkaVersion, startKafka, waitForKafka } from './kafka';
+import { isAlive, stopProcess } from './process';
+import { redisHealthy, startRedis, waitForRedis } from './redis';
+
+export type PartName = 'kafka' | 'clickhouse' | 'redis';
+export const partNames: PartName[] = ['kafka', 'clickhouse', 'redis'];
+
+/** Who is responsible for a part: `warden` started it (and `down` stops it); the others are left alone. */
+export type Owner = 'warden' | 'environment' | 'already-running' | 'none';
+
+export interface PartState {
+  endpoint: string;
+  owner: Owner;
+  pid?: number;
+}
+
+export interface PartStatus extends PartState {
+  healthy: boolean;
+  running: boolean;
+}
+
+type State = Partial<Record<PartName, PartState>>;
+
+const ports = {
+  kafka: { broker: 19092, controller: 19093 },
+  clickhouse: { http: 18123, tcp: 19000 },
+  redisFallback: 16379,
+};
+
+const envVar: Record<PartName, string> = {
+  kafka: 'KAFKA_BROKERS',
+  clickhouse: 'CLICKHOUSE_URL',
+  redis: 'REDIS_URL',
+};
+
+const defaultEndpoint: Record<PartName, string> = {
+  kafka: stackDefaults.kafkaBrokers,
+  clickhouse: stackDefaults.clickhouseUrl,
+  redis: stackDefaults.redisUrl,
+};
+
+const stateFile = () => resolve(stackDir, 'state.json');
+const endpointsFile = () => resolve(stackDir, 'endpoints.json');
+
+function readState(): State {
+  try {
+    return JSON.parse(readFileSync(stateFile(), 'utf8')) as State;
+  } catch {
+    return {};
+  }
+}
+
+function writeState(state: State): void {
+  mkdirSync(stackDir, { recursive: true });
+  writeFileSync(stateFile(), JSON.stringify(state, null, 2) + '\n');
+  const endpoints: Record<string, string> = {};
+  if (state.kafka) endpoints.kafkaBrokers = state.kafka.endpoint;
+  if (state.clickhouse) endpoints.clickhouseUrl = state.clickhouse.endpoint;
+  if (state.redis) endpoints.redisUrl = state.redis.endpoint;
+  writeFileSync(endpointsFile(), JSON.stringify(endpoints, null, 2) + '\n');
+}
+
+function healthy(part: PartName, endpoint: string): Promise<boolean> {
+  if (part === 'kafka') return kafkaHealthy(endpoint.split(','));
+  if (part === 'clickhouse') return clickhouseHealthy(endpoint);
+  return redisHealthy(endpoint);
+}
+
+function waitHealthy(part: PartName, endpoint: string): Promise<void> {
+  if (part === 'kafka') return waitForKafka(endpoint.split(','));
+  if (part === 'clickhouse') return waitForClickhouse(endpoint);
+  return waitForRedis(endpoint);
+}
+
+export type Progress = (part: PartName | 'stack', line: string) => void;
+
+interface Plan {
+  part: PartName;
+  endpoint: string;
+  owner: Owner;
+  pid?: number;
+  action: 'configured' | 'already running' | 'started' | 'reused';
+}
+
+/** Decides per part whether to use a configured endpoint, reuse a running server, or start one. */
+async function planPart(part: PartName, state: State, progress: Progress): Promise<Plan> {
+  const configured = process.env[envVar[part]]?.trim();
+  if (configured) return { part, endpoint: configured, owner: 'environment', action: 'configured' };
+  const previous = state[part];
+  if (previous?.owner === 'warden' && isAlive(previous.pid)) {
+    return { part, endpoint: previous.endpoint, owner: 'warden', pid: previous.pid, action: 'already running' };
+  }
+  const say = (line: string) => progress(part, line);
+  if (part === 'kafka') {
+    const endpoint = defaultEndpoint.kafka;
+    if (await kafkaHealthy([endpoint])) return { part, endpoint, owner: 'already-running', action: 'reused' };
+    say(`starting Kafka ${kafkaVersion} (KRaft) on ${endpoint}…`);
+    return { part, endpoint, owner: 'warden', pid: startKafka(ports.kafka, say), action: 'started' };
+  }
+  if (part === 'clickhouse') {
+    const endpoint = defaultEndpoint.clickhouse;
+    if (await clickhouseHealthy(endpoint)) return { part, endpoint, owner: 'already-running', action: 'reused' };
+    say(`starting ClickHouse on ${endpoint}…`);
+    return { part, endpoint, owner: 'warden', pid: startClickhouse(ports.clickhouse, say), action: 'started' };
+  }
+  // Redis: the machine's own server on 6379 when it answers, else one of ours on a project port.
+  if (await redisHealthy(defaultEndpoint.redis)) {
+    return { part, endpoint: defaultEndpoint.redis, owner: 'already-running', action: 'reused' };
+  }
+  const endpoint = `redis://127.0.0.1:${ports.redisFallback}`;
+  if (await redisHealthy(endpoint)) return { part, endpoint, owner: 'already-running', action: 'reused' };
+  say(`starting Redis on ${endpoint}…`);
+  return { part, endpoint, owner: 'warden', pid: startRedis(ports.redisFallback, say), action: 'started' };
+}
+
+/** Idempotent: brings every part to healthy, starting only what is neither configured nor running. */
+export async function stackUp(progress: Progress = () => undefined): Promise<Record<PartName, PartStatus>> {
+  const state = readState();
+  const plans: Plan[] = [];
+  try {
+    for (const part of partNames) plans.push(await planPart(part, state, progress));
+  } finally {
+    // Record what was started even if a later part fails, so `down` can still stop it.
+    for (const plan of plans) state[plan.part] = { endpoint: plan.endpoint, owner: plan.owner, pid: plan.pid };
+    writeState(state);
+  }
+  await Promise.all(
+    plans.map(async (plan) => {
+      const t0 = Date.now();
+      try {
+        await waitHealthy(plan.part, plan.endpoint);
+      } catch (err) {
+        const hint =
+          plan.owner === 'warden'
+            ? ` See ${resolve(stackDir, plan.part)} for its log.`
+            : ` Check that ${envVar[plan.part]}=${plan.endpoint} is reachable.`;
+        throw new Error(`${(err as Error).message}.${hint}`, { cause: err });
+      }
+      const took = plan.action === 'started' ? ` in ${((Date.now() - t0) / 1000).toFixed(1)} s` : '';
+      progress(plan.part, `${plan.action}, healthy at ${plan.endpoint}${took}`);
+    }),
+  );
+  return stackStatus();
+}
+
+/** Stops only the processes `up` started; configured and pre-existing servers are left alone. */
+export async function stackDown(progress: Progress = () => undefined): Promise<void> {
+  const state = readState();
+  for (const part of partNames) {
+    const entry = state[part];
+    if (!entry) continue;
+    if (entry.owner === 'warden' && entry.pid) {
+      progress(part, `stopping pid ${entry.pid}…`);
+      const outcome = await stopProcess(entry.pid);
+      progress(part, outcome);
+    } else {
+      progress(part, `left running (${entry.owner})`);
+    }
+    delete state[part];
+  }
+  if (existsSync(stateFile())) rmSync(stateFile());
+  if (existsSync(endpointsFile())) rmSync(endpointsFile());
+}
+
+export async function stackStatus(): Promise<Record<PartName, PartStatus>> {
+  const state = readState();
+  const entries = await Promise.all(
+    partNames.map(async (part): Promise<[PartName, PartStatus]> => {
+      const configured = process.env[envVar[part]]?.trim();
+      const entry: PartState = configured
+        ? { endpoint: configured, owner: 'environment' }
+        : (state[part] ?? { endpoint: defaultEndpoint[part], owner: 'none' });
+      const ok = await healthy(part, entry.endpoint);
+      const running = entry.owner === 'warden' ? isAlive(entry.pid) : ok;
+      const owner = entry.owner === 'none' && ok ? 'already-running' : entry.owner;
+      return [part, { ...entry, owner, healthy: ok, running }];
+    }),
+  );
+  return Object.fromEntries(entries) as Record<PartName, PartStatus>;
+}
