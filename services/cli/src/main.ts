@@ -1,11 +1,15 @@
 import { Command, CommanderError } from 'commander';
+import { registerSchemaCommands } from './commands/schema';
 import { registerStackCommands } from './commands/stack';
+import { registerStartCommand } from './commands/start';
 
 const program = new Command('warden')
   .description('Warden: security telemetry for AI agents')
   .showHelpAfterError('(run `npx warden --help` for usage)');
 
 registerStackCommands(program);
+registerSchemaCommands(program);
+registerStartCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,4 @@
-import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 
 export interface ClickhouseOptions {
   url: string;
@@ -17,7 +17,15 @@ export function createClickhouse(opts: ClickhouseOptions): ClickHouseClient {
     request_timeout: opts.requestTimeoutMs ?? 30000,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
     compression: { request: false, response: false },
+    // Callers log failures with context; the client's own console output would duplicate them.
+    log: { level: ClickHouseLogLevel.OFF },
   });
+}
+
+/** Runs a SELECT and returns its rows (JSONEachRow; 64-bit integers as numbers, see above). */
+export async function selectRows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
+  const rs = await client.query({ query, format: 'JSONEachRow' });
+  return rs.json<T>();
 }
 
 export type { ClickHouseClient };

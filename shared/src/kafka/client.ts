@@ -22,7 +22,8 @@ export function createKafka(opts: KafkaClientOptions): Kafka {
     logCreator: () => (entry) => {
       if (!log) return;
       const { message, ...extra } = entry.log;
-      const level = entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
+      const level =
+        entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
       log[level]({ kafka: entry.namespace, ...extra }, message);
     },
   });

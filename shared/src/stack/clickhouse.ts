@@ -95,7 +95,10 @@ export function startClickhouse(ports: ClickhousePorts, progress: (line: string)
   );
   const dir = resolve(stackDir, 'clickhouse');
   const config = writeClickhouseConfig(dir, ports);
-  return spawnDetached(server, [`--config-file=${config}`], { cwd: dir, logFile: resolve(dir, 'stdout.log') });
+  return spawnDetached(server, [`--config-file=${config}`], {
+    cwd: dir,
+    logFile: resolve(dir, 'stdout.log'),
+  });
 }
 
 export async function clickhouseHealthy(url: string): Promise<boolean> {

@@ -22,6 +22,8 @@ export interface PartState {
 export interface PartStatus extends PartState {
   healthy: boolean;
   running: boolean;
+  /** Set by `stackUp` when this call started the part (so a test run can stop just that). */
+  startedNow?: boolean;
 }
 
 type State = Partial<Record<PartName, PartState>>;
@@ -93,7 +95,13 @@ async function planPart(part: PartName, state: State, progress: Progress): Promi
   if (configured) return { part, endpoint: configured, owner: 'environment', action: 'configured' };
   const previous = state[part];
   if (previous?.owner === 'warden' && isAlive(previous.pid)) {
-    return { part, endpoint: previous.endpoint, owner: 'warden', pid: previous.pid, action: 'already running' };
+    return {
+      part,
+      endpoint: previous.endpoint,
+      owner: 'warden',
+      pid: previous.pid,
+      action: 'already running',
+    };
   }
   const say = (line: string) => progress(part, line);
   if (part === 'kafka') {
@@ -104,9 +112,16 @@ async function planPart(part: PartName, state: State, progress: Progress): Promi
   }
   if (part === 'clickhouse') {
     const endpoint = defaultEndpoint.clickhouse;
-    if (await clickhouseHealthy(endpoint)) return { part, endpoint, owner: 'already-running', action: 'reused' };
+    if (await clickhouseHealthy(endpoint))
+      return { part, endpoint, owner: 'already-running', action: 'reused' };
     say(`starting ClickHouse on ${endpoint}…`);
-    return { part, endpoint, owner: 'warden', pid: startClickhouse(ports.clickhouse, say), action: 'started' };
+    return {
+      part,
+      endpoint,
+      owner: 'warden',
+      pid: startClickhouse(ports.clickhouse, say),
+      action: 'started',
+    };
   }
   // Redis: the machine's own server on 6379 when it answers, else one of ours on a project port.
   if (await redisHealthy(defaultEndpoint.redis)) {
@@ -126,7 +141,8 @@ export async function stackUp(progress: Progress = () => undefined): Promise<Rec
     for (const part of partNames) plans.push(await planPart(part, state, progress));
   } finally {
     // Record what was started even if a later part fails, so `down` can still stop it.
-    for (const plan of plans) state[plan.part] = { endpoint: plan.endpoint, owner: plan.owner, pid: plan.pid };
+    for (const plan of plans)
+      state[plan.part] = { endpoint: plan.endpoint, owner: plan.owner, pid: plan.pid };
     writeState(state);
   }
   await Promise.all(
@@ -145,13 +161,18 @@ export async function stackUp(progress: Progress = () => undefined): Promise<Rec
       progress(plan.part, `${plan.action}, healthy at ${plan.endpoint}${took}`);
     }),
   );
-  return stackStatus();
+  const status = await stackStatus();
+  for (const plan of plans) if (plan.action === 'started') status[plan.part].startedNow = true;
+  return status;
 }
 
 /** Stops only the processes `up` started; configured and pre-existing servers are left alone. */
-export async function stackDown(progress: Progress = () => undefined): Promise<void> {
+export async function stackDown(
+  progress: Progress = () => undefined,
+  only: PartName[] = partNames,
+): Promise<void> {
   const state = readState();
-  for (const part of partNames) {
+  for (const part of only) {
     const entry = state[part];
     if (!entry) continue;
     if (entry.owner === 'warden' && entry.pid) {
@@ -162,6 +183,10 @@ export async function stackDown(progress: Progress = () => undefined): Promise<v
       progress(part, `left running (${entry.owner})`);
     }
     delete state[part];
+  }
+  if (Object.keys(state).length > 0) {
+    writeState(state);
+    return;
   }
   if (existsSync(stateFile())) rmSync(stateFile());
   if (existsSync(endpointsFile())) rmSync(endpointsFile());

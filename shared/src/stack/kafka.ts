@@ -110,7 +110,8 @@ export function startKafka(ports: KafkaPorts, progress: (line: string) => void):
       [logging, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', randomUUID(), '-c', props],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    if (res.status !== 0) throw new Error(`kafka storage format failed: ${res.stderr.toString().slice(-2000)}`);
+    if (res.status !== 0)
+      throw new Error(`kafka storage format failed: ${res.stderr.toString().slice(-2000)}`);
   }
   return spawnDetached(
     'java',

@@ -42,7 +42,10 @@ export function ensureExecutable(
   });
   const after = findExecutable(candidates);
   if (res.status !== 0 || !after) {
-    throw new MissingPrerequisiteError(what, `${fix} (automatic install failed: ${res.stderr?.toString().trim()})`);
+    throw new MissingPrerequisiteError(
+      what,
+      `${fix} (automatic install failed: ${res.stderr?.toString().trim()})`,
+    );
   }
   return after;
 }

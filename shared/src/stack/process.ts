@@ -37,7 +37,10 @@ export function isAlive(pid: number | undefined): boolean {
 }
 
 /** SIGTERM, wait for a clean exit, SIGKILL the process group if it does not come. */
-export async function stopProcess(pid: number, graceMs = 20000): Promise<'stopped' | 'killed' | 'not-running'> {
+export async function stopProcess(
+  pid: number,
+  graceMs = 20000,
+): Promise<'stopped' | 'killed' | 'not-running'> {
   if (!isAlive(pid)) return 'not-running';
   process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
@@ -54,7 +57,11 @@ export async function stopProcess(pid: number, graceMs = 20000): Promise<'stoppe
 }
 
 /** Polls `check` until it returns true; throws with `what` and the last error after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

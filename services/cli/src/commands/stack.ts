@@ -24,7 +24,9 @@ export function registerStackCommands(program: Command): void {
 
   stack
     .command('up')
-    .description('start what is neither configured (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL) nor running; wait until healthy')
+    .description(
+      'start what is neither configured (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL) nor running; wait until healthy',
+    )
     .option('--json', 'print the resulting status as JSON')
     .action(async (opts: { json?: boolean }) => {
       const status = await stackUp(printProgress);

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { intFromEnv } from '@warden/shared/config';
+import { repoRoot } from '@warden/shared/paths';
+import { stackUp } from '@warden/shared/stack/index';
+import { printProgress } from './stack';
+import { runMigrate, runTopics } from './schema';
+
+/** The deployable processes, in start order. */
+export const services = ['ingest', 'sink'] as const;
+export type ServiceName = (typeof services)[number];
+
+export function serviceEntry(name: ServiceName): string {
+  return resolve(repoRoot, 'services', name, 'src', 'main.ts');
+}
+
+/** Starts one service as a child process running its TypeScript through tsx; output is prefixed. */
+export function spawnService(name: ServiceName, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry(name)], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = `${name.padEnd(8)}| `;
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) process.stdout.write(prefix + line + '\n');
+    });
+  }
+  return child;
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+export async function runStart(): Promise<void> {
+  const t0 = Date.now();
+  const status = await stackUp(printProgress);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    KAFKA_BROKERS: status.kafka.endpoint,
+    CLICKHOUSE_URL: status.clickhouse.endpoint,
+    REDIS_URL: status.redis.endpoint,
+  };
+  Object.assign(process.env, env);
+  await runMigrate();
+  await runTopics();
+  const port = intFromEnv(process.env, 'PORT', 8080, 1, 65535);
+  const children = services.map((name) => ({ name, child: spawnService(name, env) }));
+  let stopping = false;
+  const stopAll = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`\nstopping services (${signal})…\n`);
+    for (const { child } of children) child.kill('SIGTERM');
+  };
+  process.on('SIGINT', () => stopAll('SIGINT'));
+  process.on('SIGTERM', () => stopAll('SIGTERM'));
+  const exited = Promise.all(
+    children.map(
+      ({ name, child }) =>
+        new Promise<void>((done) =>
+          child.on('exit', (code, signal) => {
+            if (!stopping) {
+              process.stderr.write(`${name} exited (${signal ?? code}); stopping the others\n`);
+              stopAll('SIGTERM');
+              process.exitCode = 1;
+            }
+            done();
+          }),
+        ),
+    ),
+  );
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  process.stdout.write(
+    [
+      '',
+      `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
+      `  API         ${base}`,
+      `  ClickHouse  ${status.clickhouse.endpoint} (database warden)`,
+      `  Kafka       ${status.kafka.endpoint}`,
+      `  Try it:     curl -s -X POST ${base}/telemetry/ingest -H 'Content-Type: application/json' \\`,
+      `                -d '{"agentId":"demo","prompt":"hello","response":"hi"}'`,
+      '',
+    ].join('\n'),
+  );
+  await exited;
+}
+
+export function registerStartCommand(program: Command): void {
+  program
+    .command('start')
+    .description('the main job: stack up when needed, migrate, create topics, run every service')
+    .action(() => runStart());
+}

@@ -1,0 +1,131 @@
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { Logger } from '@warden/shared/logger';
+import { Histogram, type Registry } from '@warden/shared/metrics';
+import { ApiError, validationError } from './errors';
+import { parseJsonBody } from './json-body';
+import type { EnvelopePublisher } from './publish';
+import { telemetryRoutes } from './routes/telemetry';
+import { operationalRoutes } from './routes/operational';
+
+export interface IngestLimits {
+  /** Largest request body, in bytes (batch requests). */
+  maxBodyBytes: number;
+  /** Largest single record, serialized, in bytes. */
+  maxRecordBytes: number;
+  maxBatchRecords: number;
+  maxDepth: number;
+}
+
+export const defaultLimits: IngestLimits = {
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxRecordBytes: 1024 * 1024,
+  maxBatchRecords: 1000,
+  maxDepth: 32,
+};
+
+export interface IngestDeps {
+  publisher: EnvelopePublisher;
+  metrics: Registry;
+  logger?: Logger | false;
+  limits?: Partial<IngestLimits>;
+  /** Readiness of hard dependencies (Kafka producer connected). */
+  ready?: () => boolean;
+  /** Who is calling; until keys exist every request belongs to one local account. */
+  accountFor?: () => string;
+}
+
+/** Builds the ingest HTTP app without listening, so tests drive it with `inject()` or a real port. */
+export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
+  const limits = { ...defaultLimits, ...deps.limits };
+  const app = Fastify({
+    // Per-request info logs would dominate at thousands of requests a second; warnings and errors stay.
+    ...(deps.logger
+      ? { loggerInstance: deps.logger.child({}, { level: 'warn' }) as FastifyBaseLogger }
+      : { logger: false }),
+    bodyLimit: limits.maxBodyBytes,
+    // Ids in logs and answers come from Warden, never from the client.
+    genReqId: () => crypto.randomUUID(),
+  });
+
+  // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string, limits));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  // TypeBox is the single source of validation; its errors become the contract's error bodies.
+  app.setValidatorCompiler(({ schema }) => {
+    const check = TypeCompiler.Compile(schema as TSchema);
+    return (data: unknown) =>
+      check.Check(data) ? { value: data } : { error: validationError(check.Errors(data)) };
+  });
+
+  const latency = new Histogram({
+    name: 'warden_http_request_duration_seconds',
+    help: 'HTTP request latency by route and status.',
+    labelNames: ['route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [deps.metrics],
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    latency.observe(
+      { route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const apiError = toApiError(err, limits);
+    if (apiError.statusCode >= 500) req.log.error({ err }, 'request failed');
+    return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.toBody());
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } }),
+  );
+
+  await app.register(operationalRoutes, { metrics: deps.metrics, ready: deps.ready ?? (() => true) });
+  await app.register(telemetryRoutes, {
+    prefix: '/api/v1',
+    publisher: deps.publisher,
+    accountFor: deps.accountFor ?? (() => 'local'),
+  });
+  return app;
+}
+
+/** Maps framework errors to the contract's codes; anything unknown is a 500 that leaks nothing. */
+function toApiError(err: FastifyError | ApiError, limits: IngestLimits): ApiError {
+  if (err instanceof ApiError) return err;
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        return new ApiError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Send the body as JSON with Content-Type: application/json.',
+        );
+      }
+      return new ApiError('INVALID_REQUEST', 'The Content-Length header does not match the body.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limits.maxBodyBytes} bytes.`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
+  }
+  if (err.statusCode === 400 || err.statusCode === 415) {
+    return new ApiError(
+      err.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_REQUEST',
+      'The request is malformed.',
+    );
+  }
+  return new ApiError(
+    'INTERNAL_ERROR',
+    'An internal error occurred; the record was not stored. Retry later.',
+  );
+}

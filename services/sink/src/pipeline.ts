@@ -1,0 +1,276 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
+import { sqlIdentifier } from '@warden/shared/clickhouse/escape';
+import { deadLetterMessage } from '@warden/shared/kafka/dlq';
+import { topics } from '@warden/shared/kafka/topics';
+import type { Logger } from '@warden/shared/logger';
+import { Counter, Gauge, Histogram, type Registry } from '@warden/shared/metrics';
+import { RowBatch } from './steps/batch';
+import { decodeMessage } from './steps/decode';
+import { insertRows, WriteAborted, type RejectedRow } from './steps/write';
+
+export interface SinkOptions {
+  consumer: Consumer;
+  /** Sends poison messages and rejected rows to the DLQ (acks=all). */
+  dlqProducer: Producer;
+  clickhouse: ClickHouseClient;
+  database: string;
+  groupId: string;
+  logger: Logger;
+  metrics: Registry;
+  /** Flush when this many rows are buffered… */
+  maxRows?: number;
+  /** …or when the oldest buffered row is this old. */
+  maxAgeMs?: number;
+  topics?: string[];
+  fromBeginning?: boolean;
+}
+
+/**
+ * decode → batch → insert → commit. Offsets are committed only after ClickHouse accepted every row
+ * they cover; while ClickHouse fails the consumer pauses (Kafka holds the backlog) and keeps its
+ * group membership alive with heartbeats. Poison messages and rows ClickHouse rejects as invalid
+ * go to the DLQ with the reason; nothing else is ever skipped.
+ */
+export class SinkPipeline {
+  private batch = new RowBatch();
+  private flushing: Promise<void> | null = null;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private heartbeat: (() => Promise<void>) | null = null;
+  private readonly maxRows: number;
+  private readonly maxAgeMs: number;
+  private readonly topics: string[];
+  private readonly db: string;
+  private readonly m;
+
+  constructor(private readonly opts: SinkOptions) {
+    this.maxRows = opts.maxRows ?? 20_000;
+    this.maxAgeMs = opts.maxAgeMs ?? 1000;
+    this.topics = opts.topics ?? [topics.interactions];
+    this.db = sqlIdentifier(opts.database);
+    const registers = [opts.metrics];
+    this.m = {
+      rows: new Counter({
+        name: 'warden_sink_rows_total',
+        help: 'Rows inserted, by table.',
+        labelNames: ['table'],
+        registers,
+      }),
+      batchRows: new Histogram({
+        name: 'warden_sink_batch_rows',
+        help: 'Rows per flush.',
+        buckets: [1, 10, 100, 500, 1000, 2000, 5000, 10000, 20000, 50000],
+        registers,
+      }),
+      insertSeconds: new Histogram({
+        name: 'warden_sink_insert_duration_seconds',
+        help: 'Duration of one flush (all tables), retries included.',
+        buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+        registers,
+      }),
+      insertFailures: new Counter({
+        name: 'warden_sink_insert_failures_total',
+        help: 'Failed insert attempts (retried).',
+        registers,
+      }),
+      dlq: new Counter({
+        name: 'warden_dlq_messages_total',
+        help: 'Messages sent to the DLQ, by step.',
+        labelNames: ['step'],
+        registers,
+      }),
+      lag: new Gauge({
+        name: 'warden_consumer_lag_messages',
+        help: 'High watermark minus position, by partition.',
+        labelNames: ['topic', 'partition'],
+        registers,
+      }),
+      paused: new Gauge({
+        name: 'warden_sink_paused',
+        help: '1 while consumption is paused because ClickHouse fails.',
+        registers,
+      }),
+    };
+  }
+
+  async start(): Promise<void> {
+    const { consumer } = this.opts;
+    await consumer.connect();
+    for (const topic of this.topics)
+      await consumer.subscribe({ topic, fromBeginning: this.opts.fromBeginning ?? true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+    this.timer = setInterval(
+      () => {
+        if (!this.flushing && !this.batch.isEmpty && this.batch.age() >= this.maxAgeMs)
+          void this.flush().catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.maxAgeMs / 4)),
+    );
+  }
+
+  /** Flushes what is buffered, commits it, and leaves the group. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushing?.catch(() => undefined);
+    // A final flush: if ClickHouse is down it is abandoned after one attempt and Kafka keeps the rows.
+    this.stopping = true;
+    await this.flush().catch((err: unknown) =>
+      this.opts.logger.warn({ err }, 'final flush abandoned; rows stay in Kafka'),
+    );
+    await this.opts.consumer.disconnect();
+  }
+
+  private async onBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
+    this.heartbeat = heartbeat;
+    const lag = Number(BigInt(batch.highWatermark) - BigInt(batch.lastOffset()) - 1n);
+    this.m.lag.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, lag));
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) return;
+      await this.take(batch.topic, batch.partition, message);
+      // Resolving moves the fetch position on; the commit waits for the insert.
+      resolveOffset(message.offset);
+      if (this.batch.size >= this.maxRows) await this.flush();
+    }
+    await heartbeat();
+  }
+
+  private async take(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+    const decoded = decodeMessage(topic, message.value);
+    if (decoded.ok) {
+      for (const { table, row } of decoded.rows) this.batch.add(table, row);
+    } else {
+      await this.deadLetter(topic, partition, message, decoded.reason, 'decode');
+    }
+    this.batch.cover(topic, partition, message.offset);
+  }
+
+  private async deadLetter(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    reason: string,
+    step: string,
+  ): Promise<void> {
+    this.opts.logger.warn({ topic, partition, offset: message.offset, reason }, 'message sent to the DLQ');
+    await this.opts.dlqProducer.send({
+      topic: topics.dlq,
+      acks: -1,
+      messages: [
+        deadLetterMessage({
+          originalTopic: topic,
+          partition,
+          offset: message.offset,
+          key: message.key,
+          value: message.value,
+          headers: message.headers,
+          reason,
+          step,
+          consumer: this.opts.groupId,
+        }),
+      ],
+    });
+    this.m.dlq.inc({ step });
+  }
+
+  /** One flush at a time; a caller arriving during a flush waits for it (heartbeating) and flushes again. */
+  async flush(): Promise<void> {
+    while (this.flushing) {
+      await Promise.race([this.flushing.catch(() => undefined), sleep(1000)]);
+      await this.heartbeat?.().catch(() => undefined);
+    }
+    if (this.batch.isEmpty) return;
+    const batch = this.batch;
+    this.batch = new RowBatch();
+    this.flushing = this.write(batch).finally(() => (this.flushing = null));
+    await this.flushing;
+  }
+
+  private async write(batch: RowBatch): Promise<void> {
+    const started = performance.now();
+    const { consumer, clickhouse, logger } = this.opts;
+    let paused = false;
+    const hooks = {
+      aborted: () => this.stopping,
+      onRetry: async (err: Error, attempt: number, waitMs: number) => {
+        this.m.insertFailures.inc();
+        logger.warn(
+          { err: err.message, attempt, waitMs },
+          'ClickHouse insert failed; retrying (rows stay in Kafka)',
+        );
+        if (!paused) {
+          consumer.pause(this.topics.map((topic) => ({ topic })));
+          paused = true;
+          this.m.paused.set(1);
+        }
+        await this.heartbeat?.().catch(() => undefined);
+      },
+    };
+    try {
+      const rejected: Array<RejectedRow & { table: string }> = [];
+      for (const [table, rows] of batch.tables()) {
+        const bad = await insertRows(clickhouse, `${this.db}.${table}`, rows, hooks);
+        rejected.push(...bad.map((r) => ({ ...r, table })));
+        this.m.rows.inc({ table }, rows.length - bad.length);
+      }
+      for (const r of rejected) await this.rejectRow(r);
+      await consumer.commitOffsets(batch.commits());
+      this.m.batchRows.observe(batch.size);
+      this.m.insertSeconds.observe((performance.now() - started) / 1000);
+    } catch (err) {
+      if (err instanceof WriteAborted) throw err;
+      // Not committed: seek back so these messages are read and written again (ReplacingMergeTree
+      // makes a second copy of rows that did get in harmless).
+      logger.error({ err }, 'flush failed; offsets not committed, rewinding to re-read the batch');
+      for (const r of batch.rewinds()) {
+        try {
+          consumer.seek(r);
+        } catch (seekErr) {
+          logger.warn(
+            { err: seekErr, ...r },
+            'rewind failed; the partition is re-read after the next rebalance',
+          );
+        }
+      }
+      throw err;
+    } finally {
+      if (paused) {
+        consumer.resume(this.topics.map((topic) => ({ topic })));
+        this.m.paused.set(0);
+      }
+    }
+  }
+
+  private async rejectRow(r: RejectedRow & { table: string }): Promise<void> {
+    const value = Buffer.from(JSON.stringify(r.row));
+    await this.opts.dlqProducer.send({
+      topic: topics.dlq,
+      acks: -1,
+      messages: [
+        deadLetterMessage({
+          originalTopic: `clickhouse:${r.table}`,
+          partition: -1,
+          offset: '-1',
+          key: null,
+          value,
+          reason: r.reason,
+          step: 'insert',
+          consumer: this.opts.groupId,
+        }),
+      ],
+    });
+    this.m.dlq.inc({ step: 'insert' });
+  }
+}

@@ -1,0 +1,70 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
+
+/**
+ * ClickHouse error codes that mean "this value can never be inserted" (parse and type errors), as
+ * opposed to the server being down, overloaded or missing a migration (unknown column: 16, 117),
+ * which a retry outlives once someone runs `warden migrate`.
+ */
+const invalidDataCodes = new Set(['6', '26', '27', '38', '41', '53', '69', '70', '72', '131']);
+
+/** The server's error code; 18.16 words its errors `Code: 27, e.displayText() = …`, newer ones `Code: 27. DB::…`. */
+export function clickhouseErrorCode(err: unknown): string | undefined {
+  if (err instanceof ClickHouseError && err.code) return err.code;
+  const match = err instanceof Error ? /^Code: (\d+)[.,]/.exec(err.message) : null;
+  return match?.[1];
+}
+
+export function isInvalidData(err: unknown): boolean {
+  const code = clickhouseErrorCode(err);
+  return code !== undefined && invalidDataCodes.has(code);
+}
+
+export interface RejectedRow {
+  row: object;
+  reason: string;
+}
+
+export interface WriteHooks {
+  /** Called between attempts while ClickHouse is failing (keep the group alive, pause fetching). */
+  onRetry: (err: Error, attempt: number, waitMs: number) => Promise<void>;
+  /** Stop retrying (shutdown): the caller will not commit and Kafka keeps the rows. */
+  aborted: () => boolean;
+}
+
+export class WriteAborted extends Error {}
+
+/**
+ * Inserts rows and returns the ones ClickHouse rejected as invalid (found by halving the batch).
+ * Any other failure is retried with capped exponential backoff until it succeeds or is aborted:
+ * nothing is dropped after N attempts.
+ */
+export async function insertRows(
+  client: ClickHouseClient,
+  table: string,
+  rows: object[],
+  hooks: WriteHooks,
+): Promise<RejectedRow[]> {
+  if (rows.length === 0) return [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.insert({ table, values: rows, format: 'JSONEachRow' });
+      return [];
+    } catch (err) {
+      if (isInvalidData(err)) {
+        if (rows.length === 1)
+          return [{ row: rows[0]!, reason: `ClickHouse rejected the row: ${(err as Error).message}` }];
+        const mid = Math.ceil(rows.length / 2);
+        return [
+          ...(await insertRows(client, table, rows.slice(0, mid), hooks)),
+          ...(await insertRows(client, table, rows.slice(mid), hooks)),
+        ];
+      }
+      if (hooks.aborted())
+        throw new WriteAborted(`insert into ${table} abandoned on shutdown`, { cause: err });
+      const waitMs = Math.min(30_000, 250 * 2 ** Math.min(attempt - 1, 7));
+      await hooks.onRetry(err as Error, attempt, waitMs);
+      await sleep(waitMs);
+    }
+  }
+}

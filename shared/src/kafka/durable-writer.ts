@@ -1,0 +1,126 @@
+import type { Message, Producer } from 'kafkajs';
+
+/** Kafka could not take the write in time; the caller must not report the record as stored. */
+export class KafkaUnavailableError extends Error {
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`Kafka did not acknowledge the write: ${reason}`, options);
+    this.name = 'KafkaUnavailableError';
+  }
+}
+
+interface Pending {
+  topic: string;
+  messages: Message[];
+  resolve: () => void;
+  reject: (err: Error) => void;
+  /** Set once the request carrying these messages left; a timed-out write still queued is dropped. */
+  sent: boolean;
+  settled: boolean;
+}
+
+export interface DurableWriterOptions {
+  /** How long a caller waits for the acknowledgement before it is told Kafka is unavailable. */
+  timeoutMs?: number;
+  /** Upper bound of messages in one produce request. */
+  maxBatchMessages?: number;
+  /** Called after every produce request with its size and duration (metrics). */
+  onFlush?: (info: { messages: number; ms: number; ok: boolean }) => void;
+}
+
+/**
+ * Writes records with acks=all through an idempotent producer and resolves each caller only after
+ * Kafka acknowledged its messages. One produce request is in flight at a time; everything that
+ * arrives meanwhile goes into the next request, so batches grow with load without a fixed linger.
+ */
+export class DurableWriter {
+  private queue: Pending[] = [];
+  private inFlight = false;
+  private readonly timeoutMs: number;
+  private readonly maxBatchMessages: number;
+
+  constructor(
+    private readonly producer: Producer,
+    private readonly opts: DurableWriterOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs ?? 5000;
+    this.maxBatchMessages = opts.maxBatchMessages ?? 2000;
+  }
+
+  /** Resolves when Kafka acknowledged every message; rejects with KafkaUnavailableError otherwise. */
+  write(topic: string, messages: Message[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const pending: Pending = { topic, messages, resolve, reject, sent: false, settled: false };
+      const timer = setTimeout(() => {
+        if (pending.settled) return;
+        pending.settled = true;
+        // Not yet sent: it never will be. Already sent: the outcome is unknown, so the caller
+        // gets 503 and may retry (duplicates are harmless downstream, losses are not).
+        if (!pending.sent) this.queue = this.queue.filter((p) => p !== pending);
+        reject(new KafkaUnavailableError(`no acknowledgement within ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      pending.resolve = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      pending.reject = (err) => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      this.queue.push(pending);
+      this.pump();
+    });
+  }
+
+  /** Waits until nothing is queued or in flight (graceful shutdown). */
+  async drain(): Promise<void> {
+    while (this.inFlight || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.queue.length === 0) return;
+    const batch: Pending[] = [];
+    let count = 0;
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (batch.length > 0 && count + next.messages.length > this.maxBatchMessages) break;
+      this.queue.shift();
+      if (next.settled) continue;
+      next.sent = true;
+      batch.push(next);
+      count += next.messages.length;
+    }
+    if (batch.length === 0) return;
+    this.inFlight = true;
+    const byTopic = new Map<string, Message[]>();
+    for (const p of batch) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
+    const started = performance.now();
+    this.producer
+      .sendBatch({
+        acks: -1,
+        timeout: this.timeoutMs,
+        topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })),
+      })
+      .then(
+        () => {
+          this.opts.onFlush?.({ messages: count, ms: performance.now() - started, ok: true });
+          for (const p of batch) settle(p, undefined);
+        },
+        (err: Error) => {
+          this.opts.onFlush?.({ messages: count, ms: performance.now() - started, ok: false });
+          const failure = new KafkaUnavailableError(err.message, { cause: err });
+          for (const p of batch) settle(p, failure);
+        },
+      )
+      .finally(() => {
+        this.inFlight = false;
+        this.pump();
+      });
+  }
+}
+
+function settle(p: Pending, err: Error | undefined): void {
+  if (p.settled) return;
+  p.settled = true;
+  if (err) p.reject(err);
+  else p.resolve();
+}

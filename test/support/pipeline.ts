@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
+import { migrate } from '@warden/shared/clickhouse/migrate';
+import { loadEndpoints, type Endpoints } from '@warden/shared/config';
+import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
+import { DurableWriter } from '@warden/shared/kafka/durable-writer';
+import { ensureTopics, topics } from '@warden/shared/kafka/topics';
+import { createLogger } from '@warden/shared/logger';
+import { createMetricsRegistry } from '@warden/shared/metrics';
+import { buildApp, type IngestDeps } from '../../services/ingest/src/app';
+import { kafkaPublisher } from '../../services/ingest/src/publish';
+import { SinkPipeline, type SinkOptions } from '../../services/sink/src/pipeline';
+
+/** Endpoints the global setup found or started. */
+export function endpoints(): Endpoints {
+  return loadEndpoints(process.env);
+}
+
+export const uniqueName = (prefix: string) =>
+  `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+
+/** A throw-away ClickHouse database with every migration applied. */
+export async function testDatabase(
+  prefix = 'warden_test',
+): Promise<{ client: ClickHouseClient; db: string; drop(): Promise<void> }> {
+  const client = createClickhouse({ url: endpoints().clickhouseUrl });
+  const db = uniqueName(prefix);
+  await migrate(client, { database: db });
+  return {
+    client,
+    db,
+    drop: async () => {
+      await client.command({ query: `DROP DATABASE IF EXISTS ${db}` });
+      await client.close();
+    },
+  };
+}
+
+export async function ensureTestTopics(): Promise<void> {
+  const admin = createKafka({ brokers: endpoints().kafkaBrokers, clientId: 'warden-test' }).admin();
+  await admin.connect();
+  try {
+    await ensureTopics(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+const quiet = createLogger('test');
+quiet.level = process.env.LOG_LEVEL ?? 'silent';
+
+export interface RunningIngest {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The real ingest app on a free port, writing to the real Kafka. */
+export async function startIngest(extra: Partial<IngestDeps> = {}): Promise<RunningIngest> {
+  const kafka = createKafka({
+    brokers: endpoints().kafkaBrokers,
+    clientId: 'warden-test-ingest',
+    logger: quiet,
+  });
+  const producer = createDurableProducer(kafka);
+  await producer.connect();
+  const writer = new DurableWriter(producer, { timeoutMs: 5000 });
+  const app = await buildApp({
+    publisher: kafkaPublisher(writer),
+    metrics: createMetricsRegistry('ingest'),
+    ...extra,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}/api/v1`,
+    close: async () => {
+      await app.close();
+      await writer.drain();
+      await producer.disconnect();
+    },
+  };
+}
+
+/** The real sink pipeline in a fresh consumer group, starting at the end of the topics. */
+export async function startSink(
+  db: string,
+  extra: Partial<SinkOptions> = {},
+): Promise<{ pipeline: SinkPipeline; groupId: string; stop(): Promise<void> }> {
+  const kafka = createKafka({
+    brokers: endpoints().kafkaBrokers,
+    clientId: 'warden-test-sink',
+    logger: quiet,
+  });
+  const groupId = uniqueName('warden-test-sink');
+  const consumer = kafka.consumer({
+    groupId,
+    sessionTimeout: 30_000,
+    heartbeatInterval: 1000,
+    maxWaitTimeInMs: 100,
+  });
+  const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  const dlqProducer = createDurableProducer(kafka);
+  await dlqProducer.connect();
+  const clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
+  const pipeline = new SinkPipeline({
+    consumer,
+    dlqProducer,
+    clickhouse,
+    database: db,
+    groupId,
+    logger: quiet,
+    metrics: createMetricsRegistry('sink'),
+    maxAgeMs: 200,
+    topics: [topics.interactions],
+    fromBeginning: false,
+    ...extra,
+  });
+  await pipeline.start();
+  await joined;
+  return {
+    pipeline,
+    groupId,
+    stop: async () => {
+      await pipeline.stop();
+      await dlqProducer.disconnect();
+      await clickhouse.close();
+    },
+  };
+}
+
+/** Polls until `check` passes or the time is up; returns the last value seen. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  check: (v: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (!check(last) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    last = await read();
+  }
+  return last;
+}
+
+export async function queryRows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
+  const rs = await client.query({ query, format: 'JSONEachRow' });
+  return rs.json<T>();
+}
