@@ -48,7 +48,11 @@ function parseUrl(env: Env, name: string, fallback: string, protocols: string[])
     throw new ConfigError(name, `is not a URL (got "${raw}")`, `Use e.g. ${fallback}.`);
   }
   if (!protocols.includes(url.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')} (got "${url.protocol}")`, `Use e.g. ${fallback}.`);
+    throw new ConfigError(
+      name,
+      `must use ${protocols.join(' or ')} (got "${url.protocol}")`,
+      `Use e.g. ${fallback}.`,
+    );
   }
   return raw.replace(/\/$/, '');
 }
@@ -80,21 +84,40 @@ export function loadEndpoints(env: Env = process.env): Endpoints {
   };
 }
 
-export function intFromEnv(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+export function intFromEnv(
+  env: Env,
+  name: string,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(name, `must be an integer between ${min} and ${max} (got "${raw}")`, `Unset it to use ${fallback}.`);
+    throw new ConfigError(
+      name,
+      `must be an integer between ${min} and ${max} (got "${raw}")`,
+      `Unset it to use ${fallback}.`,
+    );
   }
   return value;
 }
 
-export function stringFromEnv(env: Env, name: string, fallback: string, pattern = /^[A-Za-z0-9_.-]+$/): string {
+export function stringFromEnv(
+  env: Env,
+  name: string,
+  fallback: string,
+  pattern = /^[A-Za-z0-9_.-]+$/,
+): string {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   if (!pattern.test(raw)) {
-    throw new ConfigError(name, `has an invalid value "${raw}"`, `It must match ${pattern}; unset it to use "${fallback}".`);
+    throw new ConfigError(
+      name,
+      `has an invalid value "${raw}"`,
+      `It must match ${pattern}; unset it to use "${fallback}".`,
+    );
   }
   return raw;
 }
