@@ -57,7 +57,11 @@ export const platformIdFields = {
 /** The interaction record of the contract: agentId, prompt and response required. */
 export const InteractionRecord = Type.Object(
   {
-    agentId: Type.String({ minLength: 1, maxLength: 256, description: 'Agent identifier and dashboard name.' }),
+    agentId: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'Agent identifier and dashboard name.',
+    }),
     prompt: Type.String({ description: 'Input sent to the AI.' }),
     response: Type.String({ description: 'Output of the AI.' }),
     metadata: Type.Optional(Metadata),
@@ -80,9 +84,33 @@ export function liftMetadataIds(record: InteractionRecord): InteractionRecord {
   const lifted: InteractionRecord = { ...record };
   for (const key of liftedIds) {
     const value = meta[key];
-    if (lifted[key] === undefined && (typeof value === 'string' || typeof value === 'number') && value !== '') {
+    if (
+      lifted[key] === undefined &&
+      (typeof value === 'string' || typeof value === 'number') &&
+      value !== ''
+    ) {
       lifted[key] = String(value);
     }
   }
   return lifted;
 }
+
+/**
+ * A platform lifecycle event that carries no prompt/response (Dify `message_end`, `workflow_finished`,
+ * `conversation.started`, …): stored as an event instead of being rejected as an incomplete interaction.
+ */
+export const PlatformEvent = Type.Object(
+  {
+    agentId: Type.String({ minLength: 1, maxLength: 256, description: 'Agent the event belongs to.' }),
+    eventType: Type.String({ minLength: 1, maxLength: 256, description: 'Event name as sent.' }),
+    occurredAt: Type.Optional(Type.String({ description: 'ISO 8601 date-time in UTC.' })),
+    userId: id('End-user identifier.'),
+    sessionId: id('Session identifier.'),
+    conversationId: id('Conversation thread identifier.'),
+    ...platformIdFields,
+    messageId: id('Platform message id.'),
+    data: Type.Record(Type.String(), Type.Unknown(), { description: 'The rest of the payload, as sent.' }),
+  },
+  { additionalProperties: false, $id: 'PlatformEvent' },
+);
+export type PlatformEvent = Static<typeof PlatformEvent>;
