@@ -10,6 +10,7 @@ import { ensureTopics, topics } from '@warden/shared/kafka/topics';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { buildApp, type IngestDeps } from '../../services/ingest/src/app';
+import { openGuards } from '../../services/ingest/src/guards';
 import { kafkaPublisher } from '../../services/ingest/src/publish';
 import { SinkPipeline, type SinkOptions } from '../../services/sink/src/pipeline';
 
@@ -71,6 +72,7 @@ export async function startIngest(extra: Partial<IngestDeps> = {}): Promise<Runn
     publisher: kafkaPublisher(writer),
     metrics: createMetricsRegistry('ingest'),
     ...extra,
+    guards: extra.guards ?? openGuards,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

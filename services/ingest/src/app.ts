@@ -5,6 +5,8 @@ import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
 import { ApiError, validationError } from './errors';
 import { parseJsonBody } from './json-body';
+import type { Guards } from './guards';
+import { openApiPlugin } from './openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
 import { operationalRoutes } from './routes/operational';
@@ -32,8 +34,8 @@ export interface IngestDeps {
   limits?: Partial<IngestLimits>;
   /** Readiness of hard dependencies (Kafka producer connected). */
   ready?: () => boolean;
-  /** Who is calling; until keys exist every request belongs to one local account. */
-  accountFor?: () => string;
+  /** Authentication, limits and idempotency (Redis-backed in production). */
+  guards: Guards;
 }
 
 /** Builds the ingest HTTP app without listening, so tests drive it with `inject()` or a real port. */
@@ -91,11 +93,15 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
       .send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } }),
   );
 
+  await app.register(openApiPlugin);
   await app.register(operationalRoutes, { metrics: deps.metrics, ready: deps.ready ?? (() => true) });
   await app.register(telemetryRoutes, {
     prefix: '/api/v1',
     publisher: deps.publisher,
-    accountFor: deps.accountFor ?? (() => 'local'),
+    guards: deps.guards,
+    maxRecordBytes: limits.maxRecordBytes,
+    maxBatchRecords: limits.maxBatchRecords,
+    maxBatchBytes: limits.maxBodyBytes,
   });
   return app;
 }
@@ -114,7 +120,10 @@ function toApiError(err: FastifyError | ApiError, limits: IngestLimits): ApiErro
       }
       return new ApiError('INVALID_REQUEST', 'The Content-Length header does not match the body.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError('PAYLOAD_TOO_LARGE', `The request body exceeds ${limits.maxBodyBytes} bytes.`);
+      return new ApiError(
+        'PAYLOAD_TOO_LARGE',
+        `The request body exceeds the limit for this endpoint (${err.message}).`,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
   }

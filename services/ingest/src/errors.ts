@@ -70,9 +70,24 @@ export function jsonType(value: unknown): string {
 }
 
 function expectedOf(error: ValueError): string {
-  const schema = error.schema as { type?: unknown; minLength?: number; maxLength?: number; minimum?: number };
+  const schema = error.schema as {
+    type?: unknown;
+    minLength?: number;
+    maxLength?: number;
+    minimum?: number;
+    minItems?: number;
+    maxItems?: number;
+    anyOf?: Array<{ const?: unknown }>;
+  };
+  const literals = schema.anyOf?.map((s) => s.const).filter((c) => typeof c === 'string');
+  if (literals && literals.length > 0 && literals.length === schema.anyOf?.length)
+    return `one of ${literals.join(', ')}`;
   const type = typeof schema.type === 'string' ? schema.type : 'value';
   switch (error.type) {
+    case ValueErrorType.ArrayMinItems:
+      return `${type} of at least ${schema.minItems} item(s)`;
+    case ValueErrorType.ArrayMaxItems:
+      return `${type} of at most ${schema.maxItems} items`;
     case ValueErrorType.StringMinLength:
       return `${type} of at least ${schema.minLength} character(s)`;
     case ValueErrorType.StringMaxLength:
@@ -111,6 +126,36 @@ export function validationError(errors: Iterable<ValueError>, prefix = ''): ApiE
   }
   const expected = expectedOf(error);
   const received = jsonType(error.value);
+  if (error.type === ValueErrorType.ArrayMaxItems) {
+    const count = Array.isArray(error.value) ? error.value.length : 0;
+    return new ApiError(
+      'PAYLOAD_TOO_LARGE',
+      `Field ${field} holds ${count} items; ${expected} are accepted.`,
+      {
+        field,
+        expected,
+        received: `${count} items`,
+      },
+    );
+  }
+  if (error.type === ValueErrorType.ArrayMinItems) {
+    return new ApiError('INVALID_REQUEST', `Field ${field} must not be empty.`, {
+      field,
+      expected,
+      received: 'empty array',
+    });
+  }
+  if (typeof error.value === 'string' && expected.startsWith('one of ')) {
+    return new ApiError(
+      'INVALID_REQUEST',
+      `Field ${field} must be ${expected}; got "${error.value.slice(0, 64)}".`,
+      {
+        field,
+        expected,
+        received: 'string',
+      },
+    );
+  }
   return new ApiError(
     'INVALID_FIELD_TYPE',
     `Field ${field} must be ${withArticle(expected)}, got ${received}.`,

@@ -1,14 +1,14 @@
 import type { Message } from 'kafkajs';
 import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
-import { envelopeHeaders, partitionKey, type InteractionEnvelope } from '@warden/shared/schemas/envelope';
+import { envelopeHeaders, partitionKey, type TopicEnvelope } from '@warden/shared/schemas/envelope';
 
 /** Anything that durably stores envelopes: Kafka in production, the same writer in tests. */
 export interface EnvelopePublisher {
-  publish(envelopes: InteractionEnvelope[]): Promise<void>;
+  publish(envelopes: TopicEnvelope[]): Promise<void>;
 }
 
-export function envelopeMessage(env: InteractionEnvelope): Message {
+export function envelopeMessage(env: TopicEnvelope): Message {
   return { key: partitionKey(env), value: JSON.stringify(env), headers: envelopeHeaders(env) };
 }
 

@@ -35,7 +35,7 @@ const pipeline = new SinkPipeline({
   metrics,
   maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 20_000, 1, 1_000_000),
   maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
-  topics: [topics.interactions],
+  topics: [topics.interactions, topics.detections],
 });
 
 await dlqProducer.connect();

@@ -48,7 +48,7 @@ export class SinkPipeline {
   constructor(private readonly opts: SinkOptions) {
     this.maxRows = opts.maxRows ?? 20_000;
     this.maxAgeMs = opts.maxAgeMs ?? 1000;
-    this.topics = opts.topics ?? [topics.interactions];
+    this.topics = opts.topics ?? [topics.interactions, topics.detections];
     this.db = sqlIdentifier(opts.database);
     const registers = [opts.metrics];
     this.m = {

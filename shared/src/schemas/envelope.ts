@@ -1,5 +1,5 @@
 import { uuidv7 } from 'uuidv7';
-import type { InteractionRecord } from './interaction';
+import type { InteractionRecord, PlatformEvent } from './interaction';
 
 export const ENVELOPE_SCHEMA_VERSION = 1;
 
@@ -12,6 +12,18 @@ export interface InteractionEnvelope {
   source: { endpoint: string; platform: string };
   record: InteractionRecord;
 }
+
+/** A platform lifecycle event (no prompt/response) on the same topic; `interactionId` is the event id. */
+export interface EventEnvelope {
+  schemaVersion: number;
+  interactionId: string;
+  accountId: string;
+  receivedAt: string;
+  source: { endpoint: string; platform: string };
+  event: PlatformEvent;
+}
+
+export type TopicEnvelope = InteractionEnvelope | EventEnvelope;
 
 export function newInteractionId(): string {
   return uuidv7();
@@ -31,17 +43,33 @@ export function buildEnvelope(
   };
 }
 
+export function buildEventEnvelope(
+  event: PlatformEvent,
+  ctx: { accountId: string; endpoint: string; platform: string; now?: Date },
+): EventEnvelope {
+  return {
+    schemaVersion: ENVELOPE_SCHEMA_VERSION,
+    interactionId: newInteractionId(),
+    accountId: ctx.accountId,
+    receivedAt: (ctx.now ?? new Date()).toISOString(),
+    source: { endpoint: ctx.endpoint, platform: ctx.platform },
+    event,
+  };
+}
+
+const subject = (env: TopicEnvelope) => ('record' in env ? env.record : env.event);
+
 /** Partition key: one conversation stays ordered, load spreads across conversations. */
-export function partitionKey(env: InteractionEnvelope): string {
-  const r = env.record;
+export function partitionKey(env: TopicEnvelope): string {
+  const r = subject(env);
   return `${env.accountId}:${r.conversationId ?? r.sessionId ?? env.interactionId}`;
 }
 
 /** Headers let consumers route without parsing the value. */
-export function envelopeHeaders(env: InteractionEnvelope): Record<string, string> {
+export function envelopeHeaders(env: TopicEnvelope): Record<string, string> {
   return {
     'account-id': env.accountId,
-    'agent-id': env.record.agentId,
+    'agent-id': subject(env).agentId,
     'interaction-id': env.interactionId,
     'schema-version': String(env.schemaVersion),
     'received-at': env.receivedAt,

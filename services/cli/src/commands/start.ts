@@ -8,7 +8,7 @@ import { printProgress } from './stack';
 import { runMigrate, runTopics } from './schema';
 
 /** The deployable processes, in start order. */
-export const services = ['ingest', 'sink'] as const;
+export const services = ['ingest', 'detector', 'sink'] as const;
 export type ServiceName = (typeof services)[number];
 
 export function serviceEntry(name: ServiceName): string {

@@ -1,5 +1,12 @@
-import { interactionRow } from '@warden/shared/clickhouse/rows';
+import {
+  analysisRow,
+  detectionRows,
+  eventRow,
+  interactionRow,
+  type EventEnvelope,
+} from '@warden/shared/clickhouse/rows';
 import { topics } from '@warden/shared/kafka/topics';
+import type { DetectionAnalysis } from '@warden/shared/schemas/detection';
 import type { InteractionEnvelope } from '@warden/shared/schemas/envelope';
 
 export interface TableRow {
@@ -26,24 +33,52 @@ function parse(value: Buffer | null): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-function interactionRows(msg: Record<string, unknown>): TableRow[] {
+function requireIds(msg: Record<string, unknown>): void {
   if (typeof msg.interactionId !== 'string' || typeof msg.accountId !== 'string') {
-    throw new PoisonMessage('envelope lacks interactionId or accountId');
+    throw new PoisonMessage('message lacks interactionId or accountId');
+  }
+  if (Number.isNaN(Date.parse(String(msg.receivedAt))))
+    throw new PoisonMessage('message has no valid receivedAt');
+}
+
+/** The interactions topic carries interaction envelopes and platform lifecycle event envelopes. */
+function interactionTopicRows(msg: Record<string, unknown>): TableRow[] {
+  requireIds(msg);
+  const event = msg.event as Record<string, unknown> | undefined;
+  if (event && !msg.record) {
+    if (typeof event.agentId !== 'string' || typeof event.eventType !== 'string') {
+      throw new PoisonMessage('event envelope lacks agentId or eventType');
+    }
+    return [{ table: 'events', row: eventRow(msg as unknown as EventEnvelope) }];
   }
   const record = msg.record as Record<string, unknown> | undefined;
   if (!record || typeof record.agentId !== 'string' || typeof record.prompt !== 'string') {
     throw new PoisonMessage('envelope lacks a record with agentId and prompt');
   }
-  if (Number.isNaN(Date.parse(String(msg.receivedAt))))
-    throw new PoisonMessage('envelope has no valid receivedAt');
   return [{ table: 'interactions', row: interactionRow(msg as unknown as InteractionEnvelope) }];
+}
+
+/** One analysis: a row for the analysis itself (also when clean) and one per finding. */
+function detectionTopicRows(msg: Record<string, unknown>): TableRow[] {
+  requireIds(msg);
+  if (!Array.isArray(msg.findings) || typeof msg.detectorVersion !== 'string') {
+    throw new PoisonMessage('analysis lacks findings or detectorVersion');
+  }
+  if (Number.isNaN(Date.parse(String(msg.analyzedAt))))
+    throw new PoisonMessage('analysis has no valid analyzedAt');
+  const analysis = msg as unknown as DetectionAnalysis;
+  return [
+    { table: 'analyses', row: analysisRow(analysis) },
+    ...detectionRows(analysis).map((row) => ({ table: 'detections', row })),
+  ];
 }
 
 /** Turns one Kafka message into the ClickHouse rows it stands for. Pure: no I/O. */
 export function decodeMessage(topic: string, value: Buffer | null): Decoded {
   try {
     const msg = parse(value);
-    if (topic === topics.interactions) return { ok: true, rows: interactionRows(msg) };
+    if (topic === topics.interactions) return { ok: true, rows: interactionTopicRows(msg) };
+    if (topic === topics.detections) return { ok: true, rows: detectionTopicRows(msg) };
     return { ok: false, reason: `the sink does not read topic ${topic}` };
   } catch (err) {
     if (err instanceof PoisonMessage) return { ok: false, reason: err.message };

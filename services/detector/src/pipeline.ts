@@ -1,0 +1,160 @@
+import type { Consumer, EachBatchPayload, KafkaMessage, Message } from 'kafkajs';
+import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/analysis/analyze';
+import { deadLetterMessage } from '@warden/shared/kafka/dlq';
+import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
+import { topics } from '@warden/shared/kafka/topics';
+import type { Logger } from '@warden/shared/logger';
+import { Counter, Histogram, type Registry } from '@warden/shared/metrics';
+import { decodeInteraction } from './steps/decode';
+
+export interface DetectorOptions {
+  consumer: Consumer;
+  /** Writes analyses and dead letters with acks=all. */
+  writer: DurableWriter;
+  groupId: string;
+  logger: Logger;
+  metrics: Registry;
+  analyze?: AnalyzeOptions;
+  fromBeginning?: boolean;
+}
+
+/**
+ * decode → detect → produce → commit. A batch's analyses (one per interaction, also when clean)
+ * and dead letters are produced first; only then are its offsets resolved, so a crash re-analyses
+ * rather than loses. Findings keep the interaction's key, so one conversation stays in order.
+ */
+export class DetectorPipeline {
+  private readonly m;
+
+  constructor(private readonly opts: DetectorOptions) {
+    const registers = [opts.metrics];
+    this.m = {
+      analysed: new Counter({
+        name: 'warden_detector_interactions_total',
+        help: 'Interactions analysed.',
+        registers,
+      }),
+      findings: new Counter({
+        name: 'warden_detector_findings_total',
+        help: 'Findings by threat type and severity.',
+        labelNames: ['threatType', 'severity'],
+        registers,
+      }),
+      seconds: new Histogram({
+        name: 'warden_detector_duration_seconds',
+        help: 'Detector time per interaction.',
+        buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.1],
+        registers,
+      }),
+      dlq: new Counter({
+        name: 'warden_dlq_messages_total',
+        help: 'Messages sent to the DLQ, by step.',
+        labelNames: ['step'],
+        registers,
+      }),
+    };
+  }
+
+  async start(): Promise<void> {
+    const { consumer } = this.opts;
+    await consumer.connect();
+    await consumer.subscribe({ topic: topics.interactions, fromBeginning: this.opts.fromBeginning ?? true });
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      autoCommitInterval: 1000,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  async stop(): Promise<void> {
+    // kafkajs finishes the batch in hand, commits resolved offsets and leaves the group.
+    await this.opts.consumer.disconnect();
+  }
+
+  /** Pure step over a batch: the messages to produce for it. */
+  process(
+    topic: string,
+    partition: number,
+    messages: KafkaMessage[],
+  ): { analyses: Message[]; deadLetters: Message[] } {
+    const analyses: Message[] = [];
+    const deadLetters: Message[] = [];
+    for (const message of messages) {
+      const decoded = decodeInteraction(message.value);
+      if (decoded.kind === 'skip') continue;
+      if (decoded.kind === 'poison') {
+        deadLetters.push(this.deadLetter(topic, partition, message, decoded.reason, 'decode'));
+        continue;
+      }
+      const started = performance.now();
+      let analysis;
+      try {
+        analysis = analyzeEnvelope(decoded.envelope, this.opts.analyze);
+      } catch (err) {
+        // A detector bug on one record must not stop the stream: park the record with the reason.
+        deadLetters.push(
+          this.deadLetter(topic, partition, message, `detector failed: ${(err as Error).message}`, 'detect'),
+        );
+        continue;
+      }
+      this.m.seconds.observe((performance.now() - started) / 1000);
+      this.m.analysed.inc();
+      for (const f of analysis.findings)
+        this.m.findings.inc({ threatType: f.threatType, severity: f.severity });
+      analyses.push({
+        key: message.key,
+        value: JSON.stringify(analysis),
+        headers: {
+          'account-id': analysis.accountId,
+          'agent-id': analysis.agentId,
+          'interaction-id': analysis.interactionId,
+          'detector-version': analysis.detectorVersion,
+          'finding-count': String(analysis.findings.length),
+        },
+      });
+    }
+    return { analyses, deadLetters };
+  }
+
+  private deadLetter(
+    topic: string,
+    partition: number,
+    message: KafkaMessage,
+    reason: string,
+    step: string,
+  ): Message {
+    this.opts.logger.warn({ topic, partition, offset: message.offset, reason }, 'message sent to the DLQ');
+    this.m.dlq.inc({ step });
+    return deadLetterMessage({
+      originalTopic: topic,
+      partition,
+      offset: message.offset,
+      key: message.key,
+      value: message.value,
+      headers: message.headers,
+      reason,
+      step,
+      consumer: this.opts.groupId,
+    });
+  }
+
+  private async onBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    commitOffsetsIfNecessary,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
+    if (!isRunning() || isStale() || batch.messages.length === 0) return;
+    const { analyses, deadLetters } = this.process(batch.topic, batch.partition, batch.messages);
+    // Both writes must be acknowledged before the offsets move; on failure kafkajs retries the batch.
+    await Promise.all([
+      analyses.length ? this.opts.writer.write(topics.detections, analyses) : undefined,
+      deadLetters.length ? this.opts.writer.write(topics.dlq, deadLetters) : undefined,
+    ]);
+    resolveOffset(batch.lastOffset());
+    await heartbeat();
+    await commitOffsetsIfNecessary();
+  }
+}

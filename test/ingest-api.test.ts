@@ -1,0 +1,203 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '@warden/shared/paths';
+import { ensureTestTopics, startIngest, type RunningIngest } from './support/pipeline';
+
+/** The HTTP contract against the real Kafka: every error row that does not need keys or limits. */
+describe('ingest API contract', () => {
+  let ingest: RunningIngest;
+  beforeAll(async () => {
+    await ensureTestTopics();
+    ingest = await startIngest({
+      limits: { maxRecordBytes: 64 * 1024, maxBodyBytes: 256 * 1024, maxBatchRecords: 10 },
+    });
+  });
+  afterAll(async () => ingest?.close());
+
+  const post = (path: string, body: string | object, headers: Record<string, string> = {}) =>
+    ingest.app.inject({
+      method: 'POST',
+      url: `/api/v1${path}`,
+      headers: { 'content-type': 'application/json', ...headers },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const valid = { agentId: 'a1', prompt: 'p', response: 'r' };
+
+  it.each([
+    ['malformed JSON', '{"agentId": ', 400, 'INVALID_REQUEST', undefined],
+    ['a JSON array', '[1,2]', 400, 'INVALID_REQUEST', '(body)'],
+    ['a JSON string', '"hello"', 400, 'INVALID_REQUEST', '(body)'],
+    ['missing agentId', { prompt: 'p', response: 'r' }, 400, 'MISSING_REQUIRED_FIELD', 'agentId'],
+    ['missing response', { agentId: 'a', prompt: 'p' }, 400, 'MISSING_REQUIRED_FIELD', 'response'],
+    ['agentId a number', { ...valid, agentId: 7 }, 400, 'INVALID_FIELD_TYPE', 'agentId'],
+    ['toolCalls not an array', { ...valid, toolCalls: {} }, 400, 'INVALID_FIELD_TYPE', 'toolCalls'],
+    [
+      'tool call without name',
+      { ...valid, toolCalls: [{ input: {} }] },
+      400,
+      'MISSING_REQUIRED_FIELD',
+      'toolCalls[0].name',
+    ],
+    [
+      'metadata temperature a string',
+      { ...valid, metadata: { temperature: 'hot' } },
+      400,
+      'INVALID_FIELD_TYPE',
+      'metadata.temperature',
+    ],
+    [
+      '__proto__ key',
+      '{"agentId":"a","prompt":"p","response":"r","__proto__":{"x":1}}',
+      400,
+      'INVALID_REQUEST',
+      '__proto__',
+    ],
+    [
+      'constructor key in metadata',
+      { ...valid, metadata: { constructor: { a: 1 } } },
+      400,
+      'INVALID_REQUEST',
+      'metadata.constructor',
+    ],
+    ['NUL in prompt', { ...valid, prompt: 'a\u0000b' }, 400, 'INVALID_REQUEST', 'prompt'],
+    ['lone surrogate', '{"agentId":"a","prompt":"\\ud800","response":"r"}', 400, 'INVALID_REQUEST', 'prompt'],
+    [
+      'deep nesting',
+      `{"agentId":"a","prompt":"p","response":"r","metadata":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      400,
+      'INVALID_REQUEST',
+      undefined,
+    ],
+    [
+      'a bad client interactionId',
+      { ...valid, interactionId: 'has spaces' },
+      400,
+      'INVALID_FIELD_TYPE',
+      'interactionId',
+    ],
+  ])('%s → %s %s', async (_name, body, status, code, field) => {
+    const res = await post('/telemetry/ingest', body);
+    expect(res.statusCode).toBe(status);
+    const json = res.json() as { error: { code: string; message: string; details?: { field?: string } } };
+    expect(json.error.code).toBe(code);
+    expect(json.error.message.length).toBeGreaterThan(10);
+    if (field) expect(json.error.details?.field).toBe(field);
+    expect(res.body).not.toMatch(/at \w+ \(|node_modules/);
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    const res = await post('/telemetry/ingest', 'agentId=a', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('413 for a body over the endpoint limit and for one oversized record in a batch', async () => {
+    const big = { ...valid, prompt: 'x'.repeat(200 * 1024) };
+    const res = await post('/telemetry/ingest', big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+    const batch = await post('/telemetry/batch', {
+      interactions: [valid, { ...valid, prompt: 'y'.repeat(100 * 1024) }],
+    });
+    expect(batch.statusCode).toBe(207);
+    const results = batch.json().results;
+    expect(results[0].status).toBe('accepted');
+    expect(results[1]).toMatchObject({ index: 1, status: 'rejected', error: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
+  it('accepts charset parameters and stores unknown top-level fields and custom metadata', async () => {
+    const res = await post(
+      '/telemetry/ingest',
+      { ...valid, extraField: { nested: [1, 2] }, metadata: { custom: { deep: true }, sessionId: 's9' } },
+      { 'content-type': 'application/json; charset=utf-8' },
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'success', agentId: 'a1' });
+    expect(res.json().interactionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('batch: 200 when all pass, 207 with a result per index when some fail, 400 for a bad envelope', async () => {
+    const ok = await post('/telemetry/batch', { interactions: [valid, { ...valid, agentId: 'a2' }] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ status: 'success', accepted: 2, rejected: 0 });
+
+    const mixed = await post('/telemetry/batch', { interactions: [valid, { agentId: 'x' }, 'nope', valid] });
+    expect(mixed.statusCode).toBe(207);
+    const body = mixed.json();
+    expect(body).toMatchObject({ status: 'partial', accepted: 2, rejected: 2 });
+    expect(body.results.map((r: { status: string }) => r.status)).toEqual([
+      'accepted',
+      'rejected',
+      'rejected',
+      'accepted',
+    ]);
+    expect(body.results[1].error).toMatchObject({
+      code: 'MISSING_REQUIRED_FIELD',
+      details: { field: 'interactions[1].prompt' },
+    });
+    expect(body.results[2].error.code).toBe('INVALID_FIELD_TYPE');
+
+    for (const bad of [{}, { interactions: [] }, { interactions: 'x' }, [valid]]) {
+      const res = await post('/telemetry/batch', bad);
+      expect(res.statusCode).toBe(400);
+    }
+    const tooMany = await post('/telemetry/batch', { interactions: Array.from({ length: 11 }, () => valid) });
+    expect(tooMany.statusCode).toBe(413);
+  });
+
+  const fixturesDir =
+    process.env.WARDEN_FIXTURES_DIR ?? resolve(repoRoot, '..', 'shared', 'fixtures', 'platforms');
+  const fixtures = readdirSync(fixturesDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({
+      file: f,
+      ...(JSON.parse(readFileSync(resolve(fixturesDir, f), 'utf8')) as {
+        endpoint: string;
+        body: object;
+        expect: { agentId?: string };
+      }),
+    }));
+
+  it.each(fixtures)('platform fixture $file is accepted', async (fx) => {
+    const res = await post(fx.endpoint, fx.body);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe('success');
+    if (fx.expect.agentId) expect(res.json().agentId).toBe(fx.expect.agentId);
+  });
+
+  it('unknown platforms are refused with the list of known ones', async () => {
+    const res = await post('/integrations/zapier/telemetry', valid);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details.expected).toBe('one of flowise, n8n, dify, custom');
+  });
+
+  it('publishes an OpenAPI 3.1 document listing every status code of each route', async () => {
+    const res = await ingest.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const path of [
+      '/api/v1/telemetry/ingest',
+      '/api/v1/telemetry/batch',
+      '/api/v1/integrations/{platform}/telemetry',
+    ]) {
+      const codes = Object.keys(doc.paths[path].post.responses);
+      for (const c of ['200', '400', '401', '403', '413', '415', '429', '500', '503'])
+        expect(codes).toContain(c);
+    }
+    expect(Object.keys(doc.paths['/api/v1/telemetry/batch'].post.responses)).toContain('207');
+    expect(doc.paths['/healthz']).toBeUndefined();
+    const docs = await ingest.app.inject({ method: 'GET', url: '/docs' });
+    expect([200, 302]).toContain(docs.statusCode);
+  });
+
+  it('serves health, readiness and Prometheus metrics', async () => {
+    expect((await ingest.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await ingest.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    const metrics = await ingest.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain('warden_http_request_duration_seconds');
+  });
+});
