@@ -97,10 +97,13 @@ function writeKafkaConfig(dir: string, ports: KafkaPorts): { props: string; log4
   return { props, log4j, data };
 }
 
-/** Formats storage on first start and launches the broker; returns its pid. */
-export function startKafka(ports: KafkaPorts, progress: (line: string) => void): number {
+/** Formats storage on first start and launches the broker; returns its pid. `dir` holds config, data and log. */
+export function startKafka(
+  ports: KafkaPorts,
+  progress: (line: string) => void,
+  dir = resolve(stackDir, 'kafka'),
+): number {
   const libs = ensureKafkaJars(progress);
-  const dir = resolve(stackDir, 'kafka');
   const { props, log4j, data } = writeKafkaConfig(dir, ports);
   const classpath = `${libs}/*`;
   const logging = `-Dlog4j.configuration=file:${log4j}`;
