@@ -86,14 +86,18 @@ function writeClickhouseConfig(dir: string, ports: ClickhousePorts): string {
   return config;
 }
 
-export function startClickhouse(ports: ClickhousePorts, progress: (line: string) => void): number {
+/** Launches a server with its config, data and logs under `dir`; returns its pid. */
+export function startClickhouse(
+  ports: ClickhousePorts,
+  progress: (line: string) => void,
+  dir = resolve(stackDir, 'clickhouse'),
+): number {
   const server = ensureExecutable(
     'ClickHouse server (clickhouse-server)',
     ['clickhouse-server', '/usr/bin/clickhouse-server', '/usr/sbin/clickhouse-server'],
     'clickhouse-server',
     progress,
   );
-  const dir = resolve(stackDir, 'clickhouse');
   const config = writeClickhouseConfig(dir, ports);
   return spawnDetached(server, [`--config-file=${config}`], {
     cwd: dir,
