@@ -1,0 +1,209 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { selectRows } from '../clickhouse/client';
+import { sqlIdentifier, sqlString } from '../clickhouse/escape';
+import type { Severity } from '../schemas/detection';
+import { INJECTION_THREATS, scopeSql, sqlLimit, type AccountRange } from './scope';
+
+/*
+ * Drill-downs over raw `detections`, always restricted to current findings (the newest analysis of
+ * each interaction, `ScopeSql.current`) and counted with uniqExact(finding_id / interaction_id), so
+ * neither a re-inserted block nor a replay before its cleanup shows twice or stale.
+ */
+
+export interface PiiLeakBucket {
+  /** Start of the hour or day, `YYYY-MM-DD hh:mm:ss` UTC. */
+  bucket: string;
+  entityType: string;
+  findings: number;
+  interactions: number;
+}
+
+export async function piiLeaksByType(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & { bucket?: 'hour' | 'day' },
+): Promise<PiiLeakBucket[]> {
+  const s = scopeSql(database, scope);
+  const bucket = scope.bucket === 'hour' ? 'toStartOfHour(received_at)' : 'toStartOfDay(received_at)';
+  const rows = await selectRows<{
+    bucket: string;
+    entity_type: string;
+    findings: number;
+    interactions: number;
+  }>(
+    client,
+    `SELECT ${bucket} AS bucket, entity_type, uniqExact(finding_id) AS findings,
+       uniqExact(interaction_id) AS interactions
+     FROM ${s.db}.detections
+     WHERE ${s.account} AND ${s.received} AND threat_type = 'pii_leak' AND ${s.current}
+     GROUP BY bucket, entity_type ORDER BY bucket, entity_type`,
+  );
+  return rows.map((r) => ({
+    bucket: r.bucket,
+    entityType: r.entity_type,
+    findings: Number(r.findings),
+    interactions: Number(r.interactions),
+  }));
+}
+
+export interface InjectionAttempts {
+  /** user_id or session_id; '' groups interactions that carried none. */
+  key: string;
+  /** Interactions with at least one injection or jailbreak finding. */
+  attempts: number;
+  findings: number;
+  maxSeverity: Severity;
+  firstSeen: string;
+  lastSeen: string;
+}
+
+async function injectionAttemptsBy(
+  column: 'user_id' | 'session_id',
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & { limit?: number },
+): Promise<InjectionAttempts[]> {
+  const s = scopeSql(database, scope);
+  const threats = INJECTION_THREATS.map(sqlString).join(', ');
+  const rows = await selectRows<{
+    key: string;
+    attempts: number;
+    findings: number;
+    max_severity: Severity;
+    first_seen: string;
+    last_seen: string;
+  }>(
+    client,
+    `SELECT ${column} AS key, uniqExact(interaction_id) AS attempts, uniqExact(finding_id) AS findings,
+       max(severity) AS max_severity, min(received_at) AS first_seen, max(received_at) AS last_seen
+     FROM ${s.db}.detections
+     WHERE ${s.account} AND ${s.received} AND threat_type IN (${threats}) AND ${s.current}
+     GROUP BY key ORDER BY attempts DESC, key LIMIT ${sqlLimit(scope.limit, 100)}`,
+  );
+  return rows.map((r) => ({
+    key: r.key,
+    attempts: Number(r.attempts),
+    findings: Number(r.findings),
+    maxSeverity: r.max_severity,
+    firstSeen: r.first_seen,
+    lastSeen: r.last_seen,
+  }));
+}
+
+/** Prompt-injection and jailbreak attempts per end user. */
+export function injectionAttemptsByUser(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & { limit?: number },
+): Promise<InjectionAttempts[]> {
+  return injectionAttemptsBy('user_id', client, database, scope);
+}
+
+/** Prompt-injection and jailbreak attempts per session. */
+export function injectionAttemptsBySession(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & { limit?: number },
+): Promise<InjectionAttempts[]> {
+  return injectionAttemptsBy('session_id', client, database, scope);
+}
+
+export interface FindingRow {
+  findingId: string;
+  detector: string;
+  detectorVersion: string;
+  ruleId: string;
+  threatType: string;
+  severity: Severity;
+  confidence: number;
+  field: string;
+  start: number;
+  end: number;
+  view: string;
+  entityType: string;
+  explanation: string;
+  masked: string;
+  analyzedMs: number;
+}
+
+/** The current findings of one interaction (its newest analysis), in field and offset order. */
+export async function detectionsForInteraction(
+  client: ClickHouseClient,
+  database: string,
+  params: { accountId: string; interactionId: string },
+): Promise<FindingRow[]> {
+  const db = sqlIdentifier(database);
+  const key = `account_id = ${sqlString(params.accountId)} AND interaction_id = ${sqlString(params.interactionId)}`;
+  const rows = await selectRows<{
+    finding_id: string;
+    detector: string;
+    detector_version: string;
+    rule_id: string;
+    threat_type: string;
+    severity: Severity;
+    confidence: number;
+    field: string;
+    span_start: number;
+    span_end: number;
+    view: string;
+    entity_type: string;
+    explanation: string;
+    masked: string;
+    analyzed_ms: number;
+  }>(
+    client,
+    `SELECT finding_id, detector, detector_version, rule_id, threat_type, severity, confidence, field,
+       span_start, span_end, view, entity_type, explanation, masked, analyzed_ms
+     FROM ${db}.detections
+     WHERE ${key} AND analyzed_ms = (SELECT max(analyzed_ms) FROM ${db}.analyses WHERE ${key})
+     ORDER BY field, span_start, span_end, finding_id
+     LIMIT 1 BY finding_id`,
+  );
+  return rows.map((r) => ({
+    findingId: r.finding_id,
+    detector: r.detector,
+    detectorVersion: r.detector_version,
+    ruleId: r.rule_id,
+    threatType: r.threat_type,
+    severity: r.severity,
+    confidence: Number(r.confidence),
+    field: r.field,
+    start: Number(r.span_start),
+    end: Number(r.span_end),
+    view: r.view,
+    entityType: r.entity_type,
+    explanation: r.explanation,
+    masked: r.masked,
+    analyzedMs: Number(r.analyzed_ms),
+  }));
+}
+
+export interface DetectorVersionCoverage {
+  detectorVersion: string;
+  interactions: number;
+  findings: number;
+}
+
+/** Which detector version produced the current analysis of the range's interactions (replay check). */
+export async function detectorVersions(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange,
+): Promise<DetectorVersionCoverage[]> {
+  const s = scopeSql(database, scope);
+  const rows = await selectRows<{ detector_version: string; interactions: number; findings: number }>(
+    client,
+    `SELECT detector_version, count() AS interactions, sum(finding_count) AS findings
+     FROM (
+       SELECT interaction_id, argMax(detector_version, analyzed_ms) AS detector_version,
+         argMax(finding_count, analyzed_ms) AS finding_count
+       FROM ${s.db}.analyses WHERE ${s.account} AND ${s.received}
+       GROUP BY interaction_id)
+     GROUP BY detector_version ORDER BY detector_version`,
+  );
+  return rows.map((r) => ({
+    detectorVersion: r.detector_version,
+    interactions: Number(r.interactions),
+    findings: Number(r.findings),
+  }));
+}

@@ -1,0 +1,33 @@
+export { agents, type AgentSummary } from './agents';
+export {
+  detectionsForInteraction,
+  detectorVersions,
+  injectionAttemptsBySession,
+  injectionAttemptsByUser,
+  piiLeaksByType,
+  type DetectorVersionCoverage,
+  type FindingRow,
+  type InjectionAttempts,
+  type PiiLeakBucket,
+} from './detections';
+export {
+  eventCounts,
+  latencyPercentiles,
+  toolCallFailures,
+  type EventCount,
+  type LatencyPercentiles,
+  type ToolFailures,
+} from './interactions';
+export {
+  detectionsByPlatform,
+  hourlyActivity,
+  overview,
+  tokensByModel,
+  topAgentsByDetections,
+  type AgentDetections,
+  type HourlyActivity,
+  type ModelTokens,
+  type Overview,
+  type PlatformDetections,
+} from './overview';
+export type { AccountRange } from './scope';

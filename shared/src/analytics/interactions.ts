@@ -1,0 +1,105 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { selectRows } from '../clickhouse/client';
+import { scopeSql, type AccountRange } from './scope';
+
+/*
+ * Drill-downs over raw `interactions`. Until a merge, a re-inserted interaction is two rows; each
+ * query first keeps one row per interaction (`LIMIT 1 BY interaction_id`), which is cheaper than
+ * FINAL on 18.16 and exact.
+ */
+
+export interface ToolFailures {
+  tool: string;
+  calls: number;
+  failures: number;
+  /** failures / calls, 4 decimals */
+  failureRate: number;
+}
+
+/**
+ * Calls and failures per tool name. Rows written before migration 0002 carry no per-call flags and
+ * are left out (their tool_failures still count in the overview).
+ */
+export async function toolCallFailures(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & { agentId?: string },
+): Promise<ToolFailures[]> {
+  const s = scopeSql(database, scope);
+  const rows = await selectRows<{ tool: string; calls: number; failures: number; failure_rate: number }>(
+    client,
+    `SELECT tool, count() AS calls, sum(failed) AS failures, round(failures / calls, 4) AS failure_rate
+     FROM (
+       SELECT interaction_id, tool_names, tool_failed
+       FROM ${s.db}.interactions
+       WHERE ${s.account} AND ${s.received} AND tool_call_count > 0
+         AND length(tool_failed) = length(tool_names)
+       LIMIT 1 BY interaction_id)
+     ARRAY JOIN tool_names AS tool, tool_failed AS failed
+     GROUP BY tool ORDER BY failures DESC, tool`,
+  );
+  return rows.map((r) => ({
+    tool: r.tool,
+    calls: Number(r.calls),
+    failures: Number(r.failures),
+    failureRate: Number(r.failure_rate),
+  }));
+}
+
+export interface LatencyPercentiles {
+  agentId: string;
+  interactions: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+}
+
+/** Exact response-time percentiles per agent, over interactions that reported a response time. */
+export async function latencyPercentiles(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange,
+): Promise<LatencyPercentiles[]> {
+  const s = scopeSql(database, scope);
+  const rows = await selectRows<{ agent_id: string; interactions: number; p: number[] }>(
+    client,
+    `SELECT agent_id, count() AS interactions, quantilesExact(0.5, 0.9, 0.95, 0.99)(response_time_ms) AS p
+     FROM (
+       SELECT agent_id, interaction_id, response_time_ms
+       FROM ${s.db}.interactions
+       WHERE ${s.account} AND ${s.received} AND response_time_ms > 0
+       LIMIT 1 BY interaction_id)
+     GROUP BY agent_id ORDER BY agent_id`,
+  );
+  return rows.map((r) => ({
+    agentId: r.agent_id,
+    interactions: Number(r.interactions),
+    p50: Number(r.p[0] ?? 0),
+    p90: Number(r.p[1] ?? 0),
+    p95: Number(r.p[2] ?? 0),
+    p99: Number(r.p[3] ?? 0),
+  }));
+}
+
+export interface EventCount {
+  eventType: string;
+  platform: string;
+  events: number;
+}
+
+/** Lifecycle events per type and platform (each event id once). */
+export async function eventCounts(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange,
+): Promise<EventCount[]> {
+  const s = scopeSql(database, scope);
+  const rows = await selectRows<{ event_type: string; platform: string; events: number }>(
+    client,
+    `SELECT event_type, platform, uniqExact(event_id) AS events
+     FROM ${s.db}.events WHERE ${s.account} AND ${s.received}
+     GROUP BY event_type, platform ORDER BY events DESC, event_type, platform`,
+  );
+  return rows.map((r) => ({ eventType: r.event_type, platform: r.platform, events: Number(r.events) }));
+}

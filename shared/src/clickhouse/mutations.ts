@@ -1,0 +1,46 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { selectRows } from './client';
+import { sqlString } from './escape';
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  pollMs?: number;
+}
+
+/**
+ * Waits until `system.mutations` shows no unfinished mutation on the table. 18.16 has no
+ * `mutations_sync`, so polling is the one way that works on every version.
+ */
+export async function waitForMutations(
+  client: ClickHouseClient,
+  db: string,
+  table: string,
+  opts: WaitOptions = {},
+): Promise<void> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+  const query = `SELECT count() AS pending FROM system.mutations
+    WHERE database = ${sqlString(db)} AND table = ${sqlString(table)} AND is_done = 0`;
+  for (;;) {
+    const [row] = await selectRows<{ pending: number | string }>(client, query);
+    if (Number(row?.pending ?? 0) === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `mutations on ${db}.${table} still running after ${opts.timeoutMs ?? 600_000} ms; ` +
+          `see SELECT * FROM system.mutations WHERE database = '${db}' AND table = '${table}' AND is_done = 0`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, opts.pollMs ?? 200));
+  }
+}
+
+/** `ALTER TABLE … DELETE WHERE …` and wait until it is applied. */
+export async function deleteWhere(
+  client: ClickHouseClient,
+  db: string,
+  table: string,
+  where: string,
+  opts: WaitOptions = {},
+): Promise<void> {
+  await client.command({ query: `ALTER TABLE ${db}.${table} DELETE WHERE ${where}` });
+  await waitForMutations(client, db, table, opts);
+}
