@@ -1,4 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { registerDetectCommand } from './commands/detect';
+import { registerReplayCommands } from './commands/replay';
 import { registerSchemaCommands } from './commands/schema';
 import { registerStackCommands } from './commands/stack';
 import { registerStartCommand } from './commands/start';
@@ -10,6 +12,8 @@ const program = new Command('warden')
 registerStackCommands(program);
 registerSchemaCommands(program);
 registerStartCommand(program);
+registerDetectCommand(program);
+registerReplayCommands(program);
 
 try {
   await program.parseAsync(process.argv);

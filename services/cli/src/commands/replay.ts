@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import { canariesFromEnv } from '@warden/shared/analysis/analyze';
+import { createClickhouse } from '@warden/shared/clickhouse/client';
+import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
+import { clickhouseDatabase, intFromEnv, loadEndpoints } from '@warden/shared/config';
+import { replayRange, type ReplayProgress } from '@warden/shared/replay/replay';
+
+const isoTime = (label: string) => (v: string) => {
+  if (Number.isNaN(Date.parse(v)))
+    throw new Error(`${label} must be an ISO 8601 time such as 2026-11-01T00:00:00Z, got "${v}"`);
+  return new Date(v).toISOString();
+};
+
+function formatProgress(p: ReplayProgress): string {
+  const pct = p.total > 0 ? ((100 * p.done) / p.total).toFixed(1) : '100.0';
+  return (
+    `replay: ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')} interactions (${pct}%), ` +
+    `${p.findings.toLocaleString('en')} findings, ${Math.round(p.ratePerSecond).toLocaleString('en')}/s, ETA ${Math.ceil(p.etaSeconds)} s`
+  );
+}
+
+export function registerReplayCommands(program: Command): void {
+  program
+    .command('replay')
+    .description('re-run the current detectors over the interactions received in [--from, --to); resumable')
+    .requiredOption('--from <iso>', 'start of the range (inclusive), ISO 8601', isoTime('--from'))
+    .requiredOption('--to <iso>', 'end of the range (exclusive), ISO 8601', isoTime('--to'))
+    .option('--dry-run', 'analyse and count, write nothing')
+    .option('--page-size <n>', 'interactions per page (default 2000)', (v) => Number(v))
+    .action(async (opts: { from: string; to: string; dryRun?: boolean; pageSize?: number }) => {
+      const endpoints = loadEndpoints();
+      const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
+      let stop = false;
+      process.on('SIGINT', () => {
+        if (stop) process.exit(130);
+        stop = true;
+        process.stderr.write(
+          '\nreplay: stopping after this page; run the same command again to resume (Ctrl-C again to quit now)\n',
+        );
+      });
+      const tty = process.stderr.isTTY;
+      try {
+        const result = await replayRange({
+          client,
+          database: clickhouseDatabase(),
+          from: opts.from,
+          to: opts.to,
+          dryRun: opts.dryRun,
+          pageSize: opts.pageSize,
+          analyze: { canaries: canariesFromEnv(process.env.WARDEN_CANARIES) },
+          interrupted: () => stop,
+          progress: (p) =>
+            process.stderr.write(tty ? `\r${formatProgress(p)}\u001b[K` : `${formatProgress(p)}\n`),
+        });
+        if (tty) process.stderr.write('\n');
+        const verb = result.dryRun ? 'would re-analyse' : result.completed ? 're-analysed' : 'paused after';
+        process.stderr.write(
+          `replay: ${verb} ${result.interactions} interactions with detectors ${result.detectorVersion}` +
+            `${result.resumed ? ' (resumed)' : ''}: ${result.findings} findings` +
+            (result.completed && !result.dryRun
+              ? `, ${result.staleDeleted} stale findings deleted, rollups rebuilt`
+              : '') +
+            '\n',
+        );
+        if (!result.completed && !result.dryRun) process.exitCode = 130;
+      } finally {
+        await client.close();
+      }
+    });
+
+  program
+    .command('retention')
+    .description('drop ClickHouse partitions older than the retention (for servers without TTL, e.g. 18.16)')
+    .option('--days <n>', 'keep this many days (default WARDEN_RETENTION_DAYS or 90)', (v) => Number(v))
+    .action(async (opts: { days?: number }) => {
+      const endpoints = loadEndpoints();
+      const client = createClickhouse({ url: endpoints.clickhouseUrl });
+      const days = opts.days ?? intFromEnv(process.env, 'WARDEN_RETENTION_DAYS', 90, 1, 3650);
+      try {
+        const dropped = await dropExpiredPartitions(client, clickhouseDatabase(), days);
+        for (const d of dropped) process.stderr.write(`retention: dropped ${JSON.stringify(d)}\n`);
+        process.stderr.write(`retention: ${dropped.length} partition(s) older than ${days} days dropped\n`);
+      } finally {
+        await client.close();
+      }
+    });
+}
