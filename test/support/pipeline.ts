@@ -11,7 +11,7 @@ import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { buildApp, type IngestDeps } from '../../services/ingest/src/app';
 import { openGuards } from '../../services/ingest/src/guards';
-import { kafkaPublisher } from '../../services/ingest/src/publish';
+import { kafkaPublisher, type EnvelopePublisher } from '../../services/ingest/src/publish';
 import { SinkPipeline, type SinkOptions } from '../../services/sink/src/pipeline';
 
 /** Endpoints the global setup found or started. */
@@ -59,7 +59,9 @@ export interface RunningIngest {
 }
 
 /** The real ingest app on a free port, writing to the real Kafka. */
-export async function startIngest(extra: Partial<IngestDeps> = {}): Promise<RunningIngest> {
+export async function startIngest(
+  extra: Partial<IngestDeps> & { wrapPublisher?: (p: EnvelopePublisher) => EnvelopePublisher } = {},
+): Promise<RunningIngest> {
   const kafka = createKafka({
     brokers: endpoints().kafkaBrokers,
     clientId: 'warden-test-ingest',
@@ -69,9 +71,9 @@ export async function startIngest(extra: Partial<IngestDeps> = {}): Promise<Runn
   await producer.connect();
   const writer = new DurableWriter(producer, { timeoutMs: 5000 });
   const app = await buildApp({
-    publisher: kafkaPublisher(writer),
     metrics: createMetricsRegistry('ingest'),
     ...extra,
+    publisher: (extra.wrapPublisher ?? ((p) => p))(kafkaPublisher(writer)),
     guards: extra.guards ?? openGuards,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerDetectCommand } from './commands/detect';
+import { registerKeysCommands } from './commands/keys';
 import { registerReplayCommands } from './commands/replay';
 import { registerSchemaCommands } from './commands/schema';
 import { registerStackCommands } from './commands/stack';
@@ -13,6 +14,7 @@ registerStackCommands(program);
 registerSchemaCommands(program);
 registerStartCommand(program);
 registerDetectCommand(program);
+registerKeysCommands(program);
 registerReplayCommands(program);
 
 try {

@@ -7,6 +7,8 @@ export interface Caller {
   tier: string;
   scopes: string[];
   agentLimit: number;
+  ratePerMinute: number;
+  burst: number;
 }
 
 /** A stored first answer for an idempotent retry. */
@@ -16,38 +18,49 @@ export interface StoredAnswer {
 }
 
 export type IdempotencyClaim =
-  { state: 'new' } | { state: 'replay'; answer: StoredAnswer } | { state: 'in-progress' };
+  | { state: 'claimed'; token: string }
+  | { state: 'replay'; answer: StoredAnswer }
+  | { state: 'in_progress' }
+  | { state: 'mismatch' };
 
 /**
  * What stands between a request and Kafka: authentication, rate limits, agent limits and
- * idempotency. Each method throws ApiError to refuse. Production wires Redis-backed
- * implementations (see redis-guards.ts); unit tests may pass `openGuards`.
+ * idempotency. Each method throws ApiError to refuse. Production wires the Redis-backed
+ * implementation (redis-guards.ts); tests of the HTTP layer alone may pass `openGuards`.
  */
 export interface Guards {
-  authenticate(req: FastifyRequest, scope: string): Caller;
+  authenticate(req: FastifyRequest, scope: string): Promise<Caller>;
   /** Charges `cost` requests to the account; sets RateLimit headers on the reply; throws 429. */
   rateLimit(caller: Caller, reply: FastifyReply, cost: number): Promise<void>;
   /** Throws 403 AGENT_LIMIT_EXCEEDED for a new agent beyond the tier's limit. */
   admitAgent(caller: Caller, agentId: string): Promise<void>;
-  claimIdempotency(caller: Caller, key: string): Promise<IdempotencyClaim>;
-  completeIdempotency(caller: Caller, key: string, answer: StoredAnswer): Promise<void>;
-  abandonIdempotency(caller: Caller, key: string): Promise<void>;
+  claimIdempotency(caller: Caller, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  completeIdempotency(
+    caller: Caller,
+    key: string,
+    token: string,
+    answer: StoredAnswer,
+    fingerprint: string,
+  ): Promise<void>;
+  abandonIdempotency(caller: Caller, key: string, token: string): Promise<void>;
   /** Counts accepted records per key (usage shown by `warden keys list`). */
   recordUsage(caller: Caller, records: number): void;
 }
 
-/** No keys, no limits: every request is the `local` account. For unit tests of the HTTP layer only. */
+/** No keys, no limits: every request is the `local` account. For tests of the HTTP layer only. */
 export const openGuards: Guards = {
-  authenticate: () => ({
+  authenticate: async () => ({
     accountId: 'local',
     keyId: 'local',
     tier: 'enterprise',
     scopes: ['ingest'],
     agentLimit: Infinity,
+    ratePerMinute: Infinity,
+    burst: Infinity,
   }),
   rateLimit: async () => undefined,
   admitAgent: async () => undefined,
-  claimIdempotency: async () => ({ state: 'new' }),
+  claimIdempotency: async () => ({ state: 'claimed', token: 'local' }),
   completeIdempotency: async () => undefined,
   abandonIdempotency: async () => undefined,
   recordUsage: () => undefined,

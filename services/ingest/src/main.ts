@@ -4,7 +4,9 @@ import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
 import { onShutdown } from '@warden/shared/shutdown';
+import { Redis } from 'ioredis';
 import { buildApp } from './app';
+import { redisGuards } from './redis-guards';
 import { kafkaPublisher } from './publish';
 
 const log = createLogger('ingest');
@@ -40,10 +42,25 @@ const writer = new DurableWriter(producer, {
   },
 });
 
+// Commands fail fast while Redis is away, so the guards fall back (local limits, cached keys) instead of waiting.
+const redis = new Redis(endpoints.redisUrl, {
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: false,
+  connectTimeout: 2000,
+  lazyConnect: true,
+});
+redis.on('error', (err) => log.warn({ err: err.message }, 'Redis error'));
+const guards = redisGuards({ redis, logger: log, metrics });
+await redis.connect().catch((err: unknown) => log.warn({ err }, 'Redis not reachable yet'));
+await guards
+  .start()
+  .catch((err: unknown) => log.warn({ err }, 'key cache not loaded yet; keys are looked up on demand'));
+
 const app = await buildApp({
   publisher: kafkaPublisher(writer),
   metrics,
   logger: log,
+  guards,
   ready: () => connected,
 });
 
@@ -65,4 +82,6 @@ onShutdown(log, async () => {
   await app.close();
   await writer.drain();
   await producer.disconnect();
+  await guards.stop();
+  redis.disconnect();
 });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { intFromEnv } from '@warden/shared/config';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '@warden/shared/stack/index';
+import { demoKey } from './demo';
 import { printProgress } from './stack';
 import { runMigrate, runTopics } from './schema';
 
@@ -86,15 +87,18 @@ export async function runStart(): Promise<void> {
     ),
   );
   const base = `http://127.0.0.1:${port}/api/v1`;
+  const key = await demoKey();
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
   process.stdout.write(
     [
       '',
       `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
-      `  API         ${base}`,
+      `  API         ${base}   (docs: http://127.0.0.1:${port}/docs)`,
+      `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
       `  ClickHouse  ${status.clickhouse.endpoint} (database warden)`,
       `  Kafka       ${status.kafka.endpoint}`,
       `  Try it:     curl -s -X POST ${base}/telemetry/ingest -H 'Content-Type: application/json' \\`,
+      `                -H 'Authorization: Bearer ${key}' \\`,
       `                -d '{"agentId":"demo","prompt":"hello","response":"hi"}'`,
       '',
     ].join('\n'),

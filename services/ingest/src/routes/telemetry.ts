@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { normalizePlatformPayload, platforms, type Platform } from '@warden/shared/platforms/index';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import type { InteractionEnvelope, TopicEnvelope } from '@warden/shared/schemas/envelope';
-import { ApiError, errorStatus, type ErrorBody } from '../errors';
+import { ApiError, errorStatus } from '../errors';
 import type { Caller, Guards } from '../guards';
 import { admitEvent, admitRecord, publishOrUnavailable, type Source } from '../intake';
 import type { EnvelopePublisher } from '../publish';
@@ -107,7 +108,7 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
 
   // Authentication and the rate limit run before the body is read: a refused caller costs little.
   app.addHook('onRequest', async (req, reply) => {
-    req.caller = guards.authenticate(req, 'ingest');
+    req.caller = await guards.authenticate(req, 'ingest');
     await guards.rateLimit(req.caller, reply, 1);
   });
 
@@ -116,39 +117,50 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
     req: FastifyRequest,
     reply: FastifyReply,
     handle: () => Promise<{ status: number; body: T }>,
-  ): Promise<T | ErrorBody | unknown> {
+  ): Promise<FastifyReply> {
     const caller = req.caller!;
     const header = req.headers['idempotency-key'];
     const key = typeof header === 'string' ? header.trim() : undefined;
-    if (key !== undefined && !/^[\x21-\x7e]{1,255}$/.test(key)) {
+    if (key === undefined) {
+      const answer = await handle();
+      return reply.code(answer.status).send(answer.body);
+    }
+    if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
       throw new ApiError('INVALID_REQUEST', 'Idempotency-Key must be 1-255 printable ASCII characters.', {
         field: 'Idempotency-Key',
         expected: '1-255 printable ASCII characters',
         received: `${key.length} characters`,
       });
     }
-    if (key) {
-      const claim = await guards.claimIdempotency(caller, key);
-      if (claim.state === 'replay') {
-        return reply.code(claim.answer.status).header('idempotent-replayed', 'true').send(claim.answer.body);
-      }
-      if (claim.state === 'in-progress') {
-        throw new ApiError(
-          'IDEMPOTENCY_CONFLICT',
-          'A request with this Idempotency-Key is still being processed; retry shortly.',
-          undefined,
-          {
-            'retry-after': '1',
-          },
-        );
-      }
+    const fingerprint = createHash('sha256')
+      .update(`${req.url}\u0000${JSON.stringify(req.body)}`)
+      .digest('hex');
+    const claim = await guards.claimIdempotency(caller, key, fingerprint);
+    if (claim.state === 'replay') {
+      return reply.code(claim.answer.status).header('idempotent-replayed', 'true').send(claim.answer.body);
+    }
+    if (claim.state === 'in_progress') {
+      throw new ApiError(
+        'IDEMPOTENCY_CONFLICT',
+        'A request with this Idempotency-Key is still being processed; retry shortly.',
+        undefined,
+        {
+          'retry-after': '1',
+        },
+      );
+    }
+    if (claim.state === 'mismatch') {
+      throw new ApiError(
+        'IDEMPOTENCY_CONFLICT',
+        'This Idempotency-Key was already used with a different request body; use a new key.',
+      );
     }
     try {
       const answer = await handle();
-      if (key) await guards.completeIdempotency(caller, key, answer);
+      await guards.completeIdempotency(caller, key, claim.token, answer, fingerprint);
       return reply.code(answer.status).send(answer.body);
     } catch (err) {
-      if (key) await guards.abandonIdempotency(caller, key).catch(() => undefined);
+      await guards.abandonIdempotency(caller, key, claim.token).catch(() => undefined);
       throw err;
     }
   }

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench:ingest`: the real ingest service (auth, rate limit, agent limit, Kafka acks=all)
+ * against a baseline Fastify route that only parses and validates the same 1 KB body, in the same
+ * run, on this machine. Prints req/s and p50/p99 for both, the ratio, the latency at a fixed
+ * 1,000 req/s, and batch throughput with 500-record batches.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { loadEndpoints } from '@warden/shared/config';
+import { KeyStore } from '@warden/shared/keys/index';
+import { repoRoot } from '@warden/shared/paths';
+import { stackUp } from '@warden/shared/stack/index';
+import { runMigrate, runTopics } from '../services/cli/src/commands/schema';
+import { closedLoop, fixedRate, median, printTable, type LoadResult, type Target } from './support/load';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
+
+function record(i: number): object {
+  // ~1 KB: realistic prompt/response/metadata/tool call.
+  return {
+    agentId: `bench-agent-${i % 20}`,
+    prompt: `Customer ${i} asks: could you summarise the refund policy for order ${100000 + i}? `.repeat(4),
+    response:
+      'Refunds are possible within 30 days of delivery when the item is unused and in its original packaging. '.repeat(
+        4,
+      ),
+    sessionId: `session-${i % 500}`,
+    metadata: {
+      model: 'gpt-4o-mini',
+      model_provider: 'openai',
+      tokens_used: 180 + (i % 50),
+      response_time_ms: 420,
+      environment: 'bench',
+    },
+    toolCalls: [
+      {
+        name: 'kb_search',
+        input: { q: 'refund policy' },
+        output: { hits: 3 },
+        execution_time_ms: 35,
+        success: true,
+      },
+    ],
+  };
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, script)], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function waitUp(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+const status = await stackUp((part, line) => process.stderr.write(`${part}: ${line}\n`));
+Object.assign(process.env, {
+  KAFKA_BROKERS: status.kafka.endpoint,
+  CLICKHOUSE_URL: status.clickhouse.endpoint,
+  REDIS_URL: status.redis.endpoint,
+});
+await runMigrate();
+await runTopics();
+
+const redis = new Redis(loadEndpoints().redisUrl);
+const created = await new KeyStore({ redis }).createKey({
+  accountId: `bench-${Date.now()}`,
+  tier: 'enterprise',
+  scopes: ['ingest'],
+  name: 'bench:ingest',
+  // The bench measures the pipeline, not the limiter's refusals: a limit it never reaches.
+  limits: { ratePerMinute: 100_000_000, burst: 10_000_000, agentLimit: 1000 },
+});
+redis.disconnect();
+
+const wardenPort = 18480;
+const basePort = 18481;
+const warden = start('services/ingest/src/main.ts', { PORT: String(wardenPort), HOST: '127.0.0.1' });
+const baseline = start('bench/support/baseline-server.ts', { PORT: String(basePort) });
+await waitUp(`http://127.0.0.1:${wardenPort}/api/v1/telemetry/ingest`);
+await waitUp(`http://127.0.0.1:${basePort}/api/v1/telemetry/ingest`);
+await new Promise((r) => setTimeout(r, 1500)); // producer connected, key cache loaded
+
+let n = 0;
+const target = (port: number, path = 'ingest', body = () => JSON.stringify(record(n++))): Target => ({
+  url: `http://127.0.0.1:${port}/api/v1/telemetry/${path}`,
+  headers: { authorization: `Bearer ${created.key}` },
+  body,
+});
+process.stderr.write(
+  `record size: ${Buffer.byteLength(JSON.stringify(record(0)))} bytes; ${rounds} rounds of ${seconds} s, concurrency ${concurrency}\n`,
+);
+
+// Warm-up, then alternate the two servers so machine noise hits both alike.
+await closedLoop(target(wardenPort), 16, 2);
+await closedLoop(target(basePort), 16, 2);
+const results: Record<'warden' | 'baseline', LoadResult[]> = { warden: [], baseline: [] };
+for (let r = 0; r < rounds; r++) {
+  results.baseline.push(await closedLoop(target(basePort), concurrency, seconds));
+  results.warden.push(await closedLoop(target(wardenPort), concurrency, seconds));
+}
+const fixed = await fixedRate(target(wardenPort), 1000, seconds);
+const batchBody = () => JSON.stringify({ interactions: Array.from({ length: 500 }, () => record(n++)) });
+const batchWarden = await closedLoop(target(wardenPort, 'batch', batchBody), 8, seconds);
+const batchBase = await closedLoop(target(basePort, 'batch', batchBody), 8, seconds);
+
+const summary = (name: string, list: LoadResult[]) => ({
+  server: name,
+  'req/s (median)': median(list.map((x) => x.perSecond)),
+  'p50 ms': median(list.map((x) => x.p50)),
+  'p99 ms': median(list.map((x) => x.p99)),
+  errors: list.reduce((s, x) => s + x.errors, 0),
+});
+const w = summary('warden /telemetry/ingest', results.warden);
+const b = summary('baseline parse+validate', results.baseline);
+console.log('\nClosed loop (1 KB records)');
+printTable([b, w]);
+console.log(
+  `\nthroughput ratio warden/baseline: ${(w['req/s (median)'] / b['req/s (median)']).toFixed(2)} (target ≥ 0.50)`,
+);
+console.log('\nOpen loop at a fixed 1,000 req/s (latency from the scheduled send time)');
+printTable([
+  {
+    server: 'warden /telemetry/ingest',
+    'sent/s': fixed.perSecond,
+    'p50 ms': fixed.p50,
+    'p99 ms': fixed.p99,
+    errors: fixed.errors,
+  },
+]);
+console.log(`p99 target < 50 ms: ${fixed.p99 < 50 ? 'met' : 'missed'}`);
+console.log('\nBatch endpoint, 500 records per request, 8 clients');
+printTable([
+  {
+    server: 'baseline parse+validate',
+    'records/s': batchBase.perSecond * 500,
+    'p50 ms': batchBase.p50,
+    'p99 ms': batchBase.p99,
+    errors: batchBase.errors,
+  },
+  {
+    server: 'warden /telemetry/batch',
+    'records/s': batchWarden.perSecond * 500,
+    'p50 ms': batchWarden.p50,
+    'p99 ms': batchWarden.p99,
+    errors: batchWarden.errors,
+  },
+]);
+console.log(`batch target ≥ 20,000 records/s: ${batchWarden.perSecond * 500 >= 20_000 ? 'met' : 'missed'}`);
+
+warden.kill('SIGTERM');
+baseline.kill('SIGTERM');
+process.exit(0);

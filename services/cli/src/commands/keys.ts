@@ -1,0 +1,157 @@
+import type { Command } from 'commander';
+import { Redis } from 'ioredis';
+import { loadEndpoints } from '@warden/shared/config';
+import {
+  KeyStore,
+  parseScopes,
+  parseTier,
+  type CreatedKey,
+  type KeyListing,
+} from '@warden/shared/keys/index';
+
+/** `24h`, `90m`, `7d`, `30s` → milliseconds. */
+export function parseDuration(value: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(value.trim());
+  if (!m) throw new Error(`expected a duration such as 30m, 24h or 7d, got "${value}"`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    m[2] as 'ms' | 's' | 'm' | 'h' | 'd'
+  ];
+  return Math.round(Number(m[1]) * unit);
+}
+
+async function withStore<T>(fn: (store: KeyStore) => Promise<T>): Promise<T> {
+  const { redisUrl } = loadEndpoints();
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 3000 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+  } catch (err) {
+    throw new Error(
+      `cannot reach Redis at ${redisUrl} (${(err as Error).message}). Start the stack with \`npx warden stack up\` or set REDIS_URL.`,
+      { cause: err },
+    );
+  }
+  try {
+    return await fn(new KeyStore({ redis }));
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Creates an API key; the clear key is returned once and never stored. */
+export function createApiKey(input: {
+  accountId: string;
+  tier: string;
+  scopes?: string;
+  name?: string;
+}): Promise<CreatedKey> {
+  return withStore((store) =>
+    store.createKey({
+      accountId: input.accountId,
+      tier: parseTier(input.tier),
+      scopes: parseScopes(input.scopes ?? 'ingest'),
+      ...(input.name ? { name: input.name } : {}),
+    }),
+  );
+}
+
+function printKeys(keys: KeyListing[]): void {
+  if (keys.length === 0) {
+    console.log('no keys');
+    return;
+  }
+  const rows = keys.map((k) => [
+    k.keyId,
+    k.accountId,
+    k.tier,
+    k.status,
+    k.scopes.join(','),
+    k.hint,
+    String(k.usage.today),
+    String(k.usage.total),
+    k.usage.lastUsedAt ?? '-',
+    k.expiresAt ?? '-',
+  ]);
+  const header = [
+    'keyId',
+    'account',
+    'tier',
+    'status',
+    'scopes',
+    'key',
+    'today',
+    'total',
+    'last used',
+    'expires',
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+}
+
+export function registerKeysCommands(program: Command): void {
+  const keys = program
+    .command('keys')
+    .description('API keys: create, list, revoke, rotate (stored hashed in Redis)');
+  keys
+    .command('create')
+    .description(
+      'create a key for an account (the account is created or moved to the tier); prints the key once',
+    )
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--tier <tier>', 'starter | free | professional | business | enterprise')
+    .option('--scopes <list>', 'comma-separated: ingest, analytics:read, keys:manage', 'ingest')
+    .option('--name <name>', 'a label shown by `keys list`')
+    .option('--json', 'print {"keyId","key","accountId","tier","scopes"}')
+    .action(
+      async (opts: { account: string; tier: string; scopes: string; name?: string; json?: boolean }) => {
+        const created = await createApiKey({
+          accountId: opts.account,
+          tier: opts.tier,
+          scopes: opts.scopes,
+          name: opts.name,
+        });
+        if (opts.json) {
+          console.log(JSON.stringify(created));
+          return;
+        }
+        console.log(created.key);
+        process.stderr.write(
+          `created ${created.keyId} for account ${created.accountId} (${created.tier}, scopes ${created.scopes.join(',')}). ` +
+            'Store the key now: it is not shown again.\n',
+        );
+      },
+    );
+  keys
+    .command('list')
+    .description('list keys with status and usage (never the key itself)')
+    .option('--account <id>', 'only this account')
+    .option('--json', 'print JSON')
+    .action(async (opts: { account?: string; json?: boolean }) => {
+      const list = await withStore((store) => store.listKeys(opts.account));
+      if (opts.json) console.log(JSON.stringify(list, null, 2));
+      else printKeys(list);
+    });
+  keys
+    .command('revoke <keyId>')
+    .description('revoke a key; every ingest process refuses it within seconds')
+    .action(async (keyId: string) => {
+      await withStore((store) => store.revokeKey(keyId));
+      process.stderr.write(`revoked ${keyId}\n`);
+    });
+  keys
+    .command('rotate <keyId>')
+    .description('issue a replacement key; the old one keeps working for the grace period')
+    .option('--grace <duration>', 'how long the old key stays valid (e.g. 1h, 24h, 7d)', '24h')
+    .option('--json', 'print JSON')
+    .action(async (keyId: string, opts: { grace: string; json?: boolean }) => {
+      const rotated = await withStore((store) => store.rotateKey(keyId, parseDuration(opts.grace)));
+      if (opts.json) {
+        console.log(JSON.stringify(rotated));
+        return;
+      }
+      console.log(rotated.key);
+      process.stderr.write(
+        `rotated ${keyId} → ${rotated.keyId}; the old key expires at ${rotated.previousKeyExpiresAt}\n`,
+      );
+    });
+}

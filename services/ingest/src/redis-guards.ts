@@ -1,0 +1,129 @@
+import type { Redis } from 'ioredis';
+import { AgentRegistry } from '@warden/shared/agents/index';
+import { IdempotencyStore } from '@warden/shared/idempotency/index';
+import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
+import type { Logger } from '@warden/shared/logger';
+import type { Registry } from '@warden/shared/metrics';
+import { rateLimitHeaders, RateLimiter } from '@warden/shared/ratelimit/index';
+import { ApiError } from './errors';
+import type { Guards } from './guards';
+
+export interface RedisGuardsOptions {
+  redis: Redis;
+  logger: Logger;
+  metrics?: Registry;
+  /** Namespace of every Redis key (tests isolate themselves with a random one). */
+  prefix?: string;
+  /** Multiplies every tier's rate and burst (tests scale them down). */
+  rateScale?: number;
+}
+
+export interface RedisGuards extends Guards {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The production guards. Auth answers from an in-process key cache kept fresh by Redis pub/sub
+ * (no round trip per request); the rate limit is one Redis round trip (GCRA) with a local fallback
+ * when Redis is down; known agents are cached; idempotency claims and answers live in Redis.
+ */
+export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
+  const { redis, logger, prefix } = opts;
+  const onError = (during: string) => (err: unknown) =>
+    logger.warn({ err, during }, 'Redis-backed guard degraded');
+  const auth = new KeyAuthenticator({ redis, prefix, onError: (err, during) => onError(during)(err) });
+  const usage = new KeyUsageRecorder({ redis, prefix, onError: onError('usage') });
+  const limiter = new RateLimiter({
+    redis,
+    prefix,
+    registry: opts.metrics,
+    onRedisError: onError('rate limit'),
+    ...(opts.rateScale !== undefined ? { scale: opts.rateScale } : {}),
+  });
+  const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
+  const idempotency = new IdempotencyStore({ redis, prefix });
+
+  return {
+    start: () => auth.start(),
+    stop: async () => {
+      await auth.stop();
+      await usage.stop();
+    },
+
+    async authenticate(req, scope) {
+      const result = await auth.authenticate(presentedKeyFromHeaders(req.headers));
+      if (!result.ok) {
+        if (result.reason === 'unavailable') {
+          throw new ApiError('SERVICE_UNAVAILABLE', result.message, undefined, { 'retry-after': '2' });
+        }
+        throw new ApiError('INVALID_API_KEY', result.message);
+      }
+      if (!(result.scopes as string[]).includes(scope)) {
+        throw new ApiError(
+          'INSUFFICIENT_PERMISSIONS',
+          `This API key lacks the "${scope}" scope required here; create a key with --scopes ${scope}.`,
+        );
+      }
+      return {
+        accountId: result.accountId,
+        keyId: result.keyId,
+        tier: result.tier,
+        scopes: result.scopes,
+        agentLimit: result.limits.agentLimit,
+        ratePerMinute: result.limits.ratePerMinute,
+        burst: result.limits.burst,
+      };
+    },
+
+    async rateLimit(caller, reply, cost) {
+      const decision = await limiter.check(
+        caller.accountId,
+        { ratePerMinute: caller.ratePerMinute, burst: caller.burst },
+        cost,
+      );
+      const headers = rateLimitHeaders(decision, decision.limits);
+      reply.headers(headers);
+      if (decision.allowed) return;
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit of the ${caller.tier} tier exceeded (${caller.ratePerMinute} requests/min, burst ${caller.burst}); retry after ${headers['Retry-After']} s and back off exponentially.`,
+        undefined,
+        headers,
+      );
+    },
+
+    async admitAgent(caller, agentId) {
+      const admission = await agents.admit(caller.accountId, agentId, caller.agentLimit);
+      if (!admission.allowed) {
+        throw new ApiError(
+          'AGENT_LIMIT_EXCEEDED',
+          `The ${caller.tier} tier allows ${caller.agentLimit} agents and this account has ${admission.count}; "${agentId}" would be a new one. Known agents keep working.`,
+          {
+            field: 'agentId',
+            expected: `one of the account's ${caller.agentLimit} registered agents`,
+            received: 'a new agentId',
+          },
+        );
+      }
+    },
+
+    async claimIdempotency(caller, key, fingerprint) {
+      const begun = await idempotency.begin(caller.accountId, key, fingerprint);
+      if (begun.state === 'claimed') return { state: 'claimed', token: begun.token };
+      if (begun.state === 'replay')
+        return { state: 'replay', answer: { status: begun.answer.status, body: begun.answer.body } };
+      return { state: begun.state };
+    },
+    async completeIdempotency(caller, key, token, answer, fingerprint) {
+      await idempotency.complete(caller.accountId, key, answer, token, fingerprint);
+    },
+    async abandonIdempotency(caller, key, token) {
+      await idempotency.abandon(caller.accountId, key, token);
+    },
+
+    recordUsage(caller, records) {
+      if (records > 0) usage.recordUsage(caller.keyId, records);
+    },
+  };
+}

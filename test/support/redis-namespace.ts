@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Each suite works under its own random key prefix on the shared Redis and deletes only its own
+ * keys afterwards (SCAN + DEL), never FLUSH: other suites and the running stack share the server.
+ */
+export function redisUrl(): string {
+  const url = process.env.REDIS_URL;
+  if (!url)
+    throw new Error('REDIS_URL is not set; run through the integration project (global setup sets it).');
+  return url;
+}
+
+export function testPrefix(suite: string): string {
+  return `wardentest:${suite}:${randomBytes(6).toString('hex')}:`;
+}
+
+export function connect(options: RedisOptions = {}): Redis {
+  return new Redis(redisUrl(), { maxRetriesPerRequest: 1, ...options });
+}
+
+/** A client pointed at a closed port: every command fails, as when Redis is down. */
+export function unreachableRedis(): Redis {
+  const client = new Redis({
+    host: '127.0.0.1',
+    port: 1,
+    connectTimeout: 200,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => 200,
+  });
+  client.on('error', () => undefined);
+  return client;
+}
+
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+/** Polls until `check` holds or the timeout passes; returns the last value and the time it took. */
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs: number,
+  everyMs = 20,
+): Promise<{ value: T; elapsedMs: number }> {
+  const start = Date.now();
+  let value = await read();
+  while (!check(value) && Date.now() - start < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    value = await read();
+  }
+  return { value, elapsedMs: Date.now() - start };
+}
