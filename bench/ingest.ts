@@ -89,7 +89,12 @@ redis.disconnect();
 
 const wardenPort = 18480;
 const basePort = 18481;
-const warden = start('services/ingest/src/main.ts', { PORT: String(wardenPort), HOST: '127.0.0.1' });
+const workers = Number(process.env.WARDEN_INGEST_WORKERS ?? 1);
+const warden = start('services/ingest/src/main.ts', {
+  PORT: String(wardenPort),
+  HOST: '127.0.0.1',
+  WARDEN_INGEST_WORKERS: String(workers),
+});
 const baseline = start('bench/support/baseline-server.ts', { PORT: String(basePort) });
 await waitUp(`http://127.0.0.1:${wardenPort}/api/v1/telemetry/ingest`);
 await waitUp(`http://127.0.0.1:${basePort}/api/v1/telemetry/ingest`);
@@ -125,7 +130,7 @@ const summary = (name: string, list: LoadResult[]) => ({
   'p99 ms': median(list.map((x) => x.p99)),
   errors: list.reduce((s, x) => s + x.errors, 0),
 });
-const w = summary('warden /telemetry/ingest', results.warden);
+const w = summary(`warden /telemetry/ingest (${workers} worker${workers > 1 ? 's' : ''})`, results.warden);
 const b = summary('baseline parse+validate', results.baseline);
 console.log('\nClosed loop (1 KB records)');
 printTable([b, w]);

@@ -103,16 +103,18 @@ export async function fixedRate(target: Target, perSecond: number, seconds: numb
     const due = start + (i * 1000) / perSecond;
     const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    // Late sends count from when they were due (no coordinated omission); early ones from the send.
+    const t0 = Math.min(due, performance.now());
     inflight.push(
       post(target).then(
         (status) => {
           statuses[status] = (statuses[status] ?? 0) + 1;
           if (status >= 300) errors++;
-          latencies.push(performance.now() - due);
+          latencies.push(performance.now() - t0);
         },
         () => {
           errors++;
-          latencies.push(performance.now() - due);
+          latencies.push(performance.now() - t0);
         },
       ),
     );

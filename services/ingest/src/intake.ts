@@ -27,10 +27,14 @@ export interface Source {
 export function admitRecord(
   raw: unknown,
   source: Source,
-  opts: { maxRecordBytes: number; fieldPrefix?: string },
+  opts: { maxRecordBytes: number; fieldPrefix?: string; bodyBytes?: number },
 ): InteractionEnvelope {
   if (!checkRecord.Check(raw)) throw validationError(checkRecord.Errors(raw), opts.fieldPrefix);
-  const bytes = Buffer.byteLength(JSON.stringify(raw));
+  // A record inside a body no larger than the limit cannot exceed it: skip serialising it again.
+  const bytes =
+    opts.bodyBytes !== undefined && opts.bodyBytes <= opts.maxRecordBytes
+      ? 0
+      : Buffer.byteLength(JSON.stringify(raw));
   if (bytes > opts.maxRecordBytes) {
     throw new ApiError(
       'PAYLOAD_TOO_LARGE',

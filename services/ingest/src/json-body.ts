@@ -19,59 +19,78 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): unknown {
   } catch (err) {
     throw new ApiError('INVALID_REQUEST', `The request body is not valid JSON: ${(err as Error).message}.`);
   }
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  // Paths are built only for an error: each stack entry points at its parent (hot path, no strings).
+  const stack: Node[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length > 0) {
-    const { value: node, path, depth } = stack.pop()!;
-    if (typeof node === 'string') {
-      checkString(node, path);
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === 'string') {
+      checkString(v, node);
       continue;
     }
-    if (node === null || typeof node !== 'object') continue;
-    if (depth >= limits.maxDepth) {
+    if (v === null || typeof v !== 'object') continue;
+    if (node.depth >= limits.maxDepth) {
+      const field = fieldName(pointer(node)) || '(body)';
       throw new ApiError('INVALID_REQUEST', `The request body nests deeper than ${limits.maxDepth} levels.`, {
-        field: fieldName(path) || '(body)',
+        field,
         expected: `at most ${limits.maxDepth} levels of nesting`,
         received: 'deeper nesting',
       });
     }
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++)
-        stack.push({ value: node[i], path: `${path}/${i}`, depth: depth + 1 });
+    const depth = node.depth + 1;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ value: v[i], key: i, parent: node, depth });
       continue;
     }
-    for (const key of Object.keys(node)) {
-      const child = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      const child: Node = { value: (v as Record<string, unknown>)[key], key, parent: node, depth };
       if (forbiddenKeys.has(key)) {
-        throw new ApiError('INVALID_REQUEST', `The key "${key}" is not allowed (at ${fieldName(child)}).`, {
-          field: fieldName(child),
+        const field = fieldName(pointer(child));
+        throw new ApiError('INVALID_REQUEST', `The key "${key}" is not allowed (at ${field}).`, {
+          field,
           expected: 'an ordinary key',
           received: key,
         });
       }
       checkString(key, child);
-      stack.push({ value: (node as Record<string, unknown>)[key], path: child, depth: depth + 1 });
+      stack.push(child);
     }
   }
   return value;
 }
 
-function checkString(s: string, path: string): void {
+interface Node {
+  value: unknown;
+  key: string | number | undefined;
+  parent: Node | undefined;
+  depth: number;
+}
+
+/** JSON pointer of a node, walking up its parents. */
+function pointer(node: Node): string {
+  const parts: string[] = [];
+  for (let n: Node | undefined = node; n && n.key !== undefined; n = n.parent) {
+    parts.push(String(n.key).replace(/~/g, '~0').replace(/\//g, '~1'));
+  }
+  return parts.length === 0 ? '' : `/${parts.reverse().join('/')}`;
+}
+
+function checkString(s: string, node: Node): void {
   if (s.includes('\u0000')) {
-    throw new ApiError('INVALID_REQUEST', `Field ${fieldName(path) || '(body)'} contains a NUL character.`, {
-      field: fieldName(path) || '(body)',
+    const field = fieldName(pointer(node)) || '(body)';
+    throw new ApiError('INVALID_REQUEST', `Field ${field} contains a NUL character.`, {
+      field,
       expected: 'string without NUL characters',
       received: 'string with NUL',
     });
   }
   if (!s.isWellFormed()) {
-    throw new ApiError(
-      'INVALID_REQUEST',
-      `Field ${fieldName(path) || '(body)'} contains a lone UTF-16 surrogate.`,
-      {
-        field: fieldName(path) || '(body)',
-        expected: 'well-formed Unicode string',
-        received: 'string with a lone surrogate',
-      },
-    );
+    const field = fieldName(pointer(node)) || '(body)';
+    throw new ApiError('INVALID_REQUEST', `Field ${field} contains a lone UTF-16 surrogate.`, {
+      field,
+      expected: 'well-formed Unicode string',
+      received: 'string with a lone surrogate',
+    });
   }
 }

@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
-import { AgentRegistry } from '@warden/shared/agents/index';
+import { AgentRegistry, AgentRegistryUnavailableError } from '@warden/shared/agents/index';
 import { IdempotencyStore } from '@warden/shared/idempotency/index';
 import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
 import type { Registry } from '@warden/shared/metrics';
 import { rateLimitHeaders, RateLimiter } from '@warden/shared/ratelimit/index';
+import { ReservingLimiter } from '@warden/shared/ratelimit/reservations';
 import { ApiError } from './errors';
 import type { Guards } from './guards';
 
@@ -34,13 +35,15 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     logger.warn({ err, during }, 'Redis-backed guard degraded');
   const auth = new KeyAuthenticator({ redis, prefix, onError: (err, during) => onError(during)(err) });
   const usage = new KeyUsageRecorder({ redis, prefix, onError: onError('usage') });
-  const limiter = new RateLimiter({
+  const sharedLimiter = new RateLimiter({
     redis,
     prefix,
     registry: opts.metrics,
     onRedisError: onError('rate limit'),
     ...(opts.rateScale !== undefined ? { scale: opts.rateScale } : {}),
   });
+  // Large accounts reserve requests in chunks: one Redis round trip per chunk, not per request.
+  const limiter = new ReservingLimiter(sharedLimiter);
   const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
   const idempotency = new IdempotencyStore({ redis, prefix });
 
@@ -94,7 +97,23 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     },
 
     async admitAgent(caller, agentId) {
-      const admission = await agents.admit(caller.accountId, agentId, caller.agentLimit);
+      let admission;
+      try {
+        admission = await agents.admit(caller.accountId, agentId, caller.agentLimit);
+      } catch (err) {
+        // A new agent cannot be counted while Redis is away; known agents never get here.
+        if (err instanceof AgentRegistryUnavailableError) {
+          throw new ApiError(
+            'SERVICE_UNAVAILABLE',
+            'New agents cannot be registered right now; retry shortly.',
+            undefined,
+            {
+              'retry-after': '2',
+            },
+          );
+        }
+        throw err;
+      }
       if (!admission.allowed) {
         throw new ApiError(
           'AGENT_LIMIT_EXCEEDED',

@@ -180,6 +180,12 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
     return { status: 200, body };
   }
 
+  /** Content-Length, when the client sent one: lets small bodies skip a per-record size check. */
+  const bodyBytes = (req: FastifyRequest) => {
+    const n = Number(req.headers['content-length']);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  };
+
   const source = (req: FastifyRequest, endpoint: string, platform: string): Source => ({
     accountId: req.caller!.accountId,
     endpoint,
@@ -208,6 +214,7 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
           req.caller!,
           admitRecord(req.body, source(req, '/telemetry/ingest', 'custom'), {
             maxRecordBytes: opts.maxRecordBytes,
+            bodyBytes: bodyBytes(req),
           }),
           'interaction',
         ),
@@ -248,6 +255,7 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
             const envelope = admitRecord(interactions[index], src, {
               maxRecordBytes: opts.maxRecordBytes,
               fieldPrefix: `interactions[${index}]`,
+              bodyBytes: bodyBytes(req),
             });
             await guards.admitAgent(caller, envelope.record.agentId);
             accepted.push(envelope);
@@ -310,7 +318,10 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
           return acceptOne(req.caller!, admitEvent(normalized.event, src), 'event');
         return acceptOne(
           req.caller!,
-          admitRecord(normalized.record, src, { maxRecordBytes: opts.maxRecordBytes }),
+          admitRecord(normalized.record, src, {
+            maxRecordBytes: opts.maxRecordBytes,
+            bodyBytes: bodyBytes(req),
+          }),
           'interaction',
         );
       }),

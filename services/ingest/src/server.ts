@@ -1,0 +1,97 @@
+import { intFromEnv, loadEndpoints } from '@warden/shared/config';
+import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
+import { DurableWriter } from '@warden/shared/kafka/durable-writer';
+import { createLogger } from '@warden/shared/logger';
+import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
+import { onShutdown } from '@warden/shared/shutdown';
+import { Redis } from 'ioredis';
+import { buildApp } from './app';
+import { redisGuards } from './redis-guards';
+import { kafkaPublisher } from './publish';
+
+const log = createLogger('ingest');
+const endpoints = loadEndpoints();
+const port = intFromEnv(process.env, 'PORT', 8080, 1, 65535);
+const host = process.env.HOST?.trim() || '0.0.0.0';
+
+const metrics = createMetricsRegistry('ingest');
+const produceLatency = new Histogram({
+  name: 'warden_kafka_produce_duration_seconds',
+  help: 'Duration of one produce request (acks=all) and its outcome.',
+  labelNames: ['ok'],
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+  registers: [metrics],
+});
+const produceBatch = new Histogram({
+  name: 'warden_kafka_produce_batch_messages',
+  help: 'Messages per produce request.',
+  buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
+  registers: [metrics],
+});
+
+const kafka = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'warden-ingest', logger: log });
+// Several idempotent producers, each with one request in flight, overlap produce round trips.
+const producers = Array.from({ length: intFromEnv(process.env, 'WARDEN_PRODUCERS', 4, 1, 32) }, () =>
+  createDurableProducer(kafka),
+);
+const connectedProducers = new Set<number>();
+producers.forEach((p, i) => {
+  p.on(p.events.CONNECT, () => connectedProducers.add(i));
+  p.on(p.events.DISCONNECT, () => connectedProducers.delete(i));
+});
+const writer = new DurableWriter(producers, {
+  timeoutMs: intFromEnv(process.env, 'WARDEN_PRODUCE_TIMEOUT_MS', 5000, 100, 60000),
+  onFlush: ({ messages, ms, ok }) => {
+    produceLatency.observe({ ok: String(ok) }, ms / 1000);
+    produceBatch.observe(messages);
+  },
+});
+
+// Commands fail fast while Redis is away, so the guards fall back (local limits, cached keys) instead of waiting.
+const redis = new Redis(endpoints.redisUrl, {
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: false,
+  connectTimeout: 2000,
+  // A stalled Redis must not stall requests: auth misses and agent checks give up after 1 s.
+  commandTimeout: 1000,
+  lazyConnect: true,
+  // Rate-limit checks of concurrent requests share one write to Redis.
+  enableAutoPipelining: true,
+});
+redis.on('error', (err) => log.warn({ err: err.message }, 'Redis error'));
+const guards = redisGuards({ redis, logger: log, metrics });
+await redis.connect().catch((err: unknown) => log.warn({ err }, 'Redis not reachable yet'));
+await guards
+  .start()
+  .catch((err: unknown) => log.warn({ err }, 'key cache not loaded yet; keys are looked up on demand'));
+
+const app = await buildApp({
+  publisher: kafkaPublisher(writer),
+  metrics,
+  logger: log,
+  guards,
+  ready: () => connectedProducers.size > 0,
+});
+
+// Kafka may come up after ingest: keep trying in the background; until then answers are 503.
+for (const producer of producers) {
+  void (async function connectProducer(attempt = 1): Promise<void> {
+    try {
+      await producer.connect();
+    } catch (err) {
+      log.warn({ err, attempt }, 'Kafka not reachable yet; retrying');
+      setTimeout(() => void connectProducer(attempt + 1), Math.min(5000, 250 * attempt));
+    }
+  })();
+}
+
+await app.listen({ port, host });
+log.info({ url: `http://${host}:${port}/api/v1` }, 'ingest listening');
+
+onShutdown(log, async () => {
+  await app.close();
+  await writer.drain();
+  await Promise.all(producers.map((p) => p.disconnect()));
+  await guards.stop();
+  redis.disconnect();
+});

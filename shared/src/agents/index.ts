@@ -1,0 +1,7 @@
+export {
+  AgentRegistry,
+  AgentRegistryUnavailableError,
+  type AgentAdmission,
+  type AgentRegistryOptions,
+  type AgentSeen,
+} from './registry';

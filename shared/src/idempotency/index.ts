@@ -1,0 +1,9 @@
+export {
+  IdempotencyStore,
+  IdempotencyKeyError,
+  validateIdempotencyKey,
+  requestFingerprint,
+  type IdempotencyBegin,
+  type IdempotentAnswer,
+  type IdempotencyStoreOptions,
+} from './store';

@@ -1,0 +1,184 @@
+import type { Redis } from 'ioredis';
+import { ConfigError } from '../config';
+import { resolveLimits, type Tier, type TierLimits } from '../keys/tiers';
+import { Counter, Gauge, type Registry } from '../metrics';
+import { LocalGcra, type GcraDecision, type GcraLimits } from './gcra';
+import { gcraAllow } from './redis-gcra';
+
+export interface RateLimitDecision extends GcraDecision {
+  /** True when Redis was not used (down, slow or recently failed): the local per-process limit decided. */
+  degraded: boolean;
+  /** The limits actually applied (after scaling), for the headers. */
+  limits: GcraLimits;
+}
+
+export interface RateLimiterOptions {
+  redis: Redis;
+  prefix?: string;
+  /** Longest wait for Redis before deciding locally. Default 50 ms. */
+  timeoutMs?: number;
+  /** After a Redis failure, decide locally for this long before trying Redis again. Default 1 s. */
+  retryRedisAfterMs?: number;
+  /** Multiplies every rate and burst (tests, load shaping). Default: WARDEN_RATE_SCALE, else 1. */
+  scale?: number;
+  /** Divides limits in local mode, e.g. the number of ingest processes, so N processes together stay
+   *  near the account's limit during an outage. Default 1: each process enforces the full limit. */
+  localShare?: number;
+  /** Bound on accounts tracked by the local fallback. Default 100,000. */
+  localMaxKeys?: number;
+  /** Registers warden_ratelimit_* metrics here when given. */
+  registry?: Registry;
+  onRedisError?: (error: unknown) => void;
+}
+
+/** WARDEN_RATE_SCALE: a positive number multiplying every tier's rate and burst (default 1). */
+export function rateScaleFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.WARDEN_RATE_SCALE?.trim();
+  if (!raw) return 1;
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale <= 0) {
+    throw new ConfigError(
+      'WARDEN_RATE_SCALE',
+      `must be a positive number (got "${raw}")`,
+      'Use e.g. 0.1, or unset it.',
+    );
+  }
+  return scale;
+}
+
+export function scaleLimits(limits: GcraLimits, scale: number): GcraLimits {
+  if (scale === 1) return { ratePerMinute: limits.ratePerMinute, burst: limits.burst };
+  return {
+    ratePerMinute: limits.ratePerMinute * scale,
+    burst: Math.max(1, Math.round(limits.burst * scale)),
+  };
+}
+
+class RedisTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer the rate-limit check within ${ms} ms`);
+    this.name = 'RedisTimeoutError';
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Per-account rate limiting: GCRA in Redis, one round trip, shared by every ingest process.
+ *
+ * When Redis fails or is slower than `timeoutMs`, the decision is made locally with the same GCRA
+ * arithmetic in this process (`degraded: true`, counted in metrics), and Redis is left alone for
+ * `retryRedisAfterMs` so an outage costs at most one timeout per interval, not one per request (and
+ * a client with an offline queue accumulates at most one queued check per interval). Trade-off,
+ * chosen on purpose: during an outage each process enforces the limit on its own, so an account can
+ * get up to N × its limit across N processes (or set `localShare`) — better than rejecting all
+ * traffic or hanging, and it never lets a single process be flooded.
+ */
+export class RateLimiter {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly timeoutMs: number;
+  private readonly retryRedisAfterMs: number;
+  private readonly scale: number;
+  private readonly localShare: number;
+  private readonly local: LocalGcra;
+  private readonly onRedisError: (error: unknown) => void;
+  private redisRetryAt = 0;
+  private readonly metrics:
+    { decisions: Counter<'result' | 'mode'>; failures: Counter<'reason'>; degraded: Gauge } | undefined;
+
+  constructor(options: RateLimiterOptions) {
+    this.redis = options.redis;
+    this.prefix = options.prefix ?? 'warden:';
+    this.timeoutMs = options.timeoutMs ?? 50;
+    this.retryRedisAfterMs = options.retryRedisAfterMs ?? 1_000;
+    this.scale = options.scale ?? rateScaleFromEnv();
+    this.localShare = Math.max(1, options.localShare ?? 1);
+    this.local = new LocalGcra(options.localMaxKeys);
+    this.onRedisError = options.onRedisError ?? (() => undefined);
+    if (options.registry) {
+      const registers = [options.registry];
+      this.metrics = {
+        decisions: new Counter({
+          name: 'warden_ratelimit_decisions_total',
+          help: 'Rate-limit decisions by result (allowed|limited) and mode (redis|local fallback)',
+          labelNames: ['result', 'mode'],
+          registers,
+        }),
+        failures: new Counter({
+          name: 'warden_ratelimit_redis_failures_total',
+          help: 'Rate-limit checks that fell back to the local limiter, by reason (timeout|error)',
+          labelNames: ['reason'],
+          registers,
+        }),
+        degraded: new Gauge({
+          name: 'warden_ratelimit_degraded',
+          help: '1 while rate limits are enforced per process because Redis is unavailable',
+          registers,
+        }),
+      };
+    }
+  }
+
+  /** True while decisions are local (Redis failed recently). */
+  get degraded(): boolean {
+    return Date.now() < this.redisRetryAt;
+  }
+
+  /** The account's limits: tier defaults, account overrides, then the scale. */
+  limitsFor(tier: Tier, overrides?: Partial<TierLimits>): GcraLimits {
+    return scaleLimits(resolveLimits(tier, overrides), this.scale);
+  }
+
+  /** Checks an account whose tier (and overrides) are known, e.g. from an AuthResult. */
+  checkAccount(
+    account: { accountId: string; tier: Tier; limits?: Partial<TierLimits> },
+    cost = 1,
+  ): Promise<RateLimitDecision> {
+    return this.decide(account.accountId, this.limitsFor(account.tier, account.limits), cost);
+  }
+
+  /** Checks explicit (unscaled) limits, e.g. `AuthResult.limits`, which already include overrides. */
+  check(accountId: string, limits: GcraLimits, cost = 1): Promise<RateLimitDecision> {
+    return this.decide(accountId, scaleLimits(limits, this.scale), cost);
+  }
+
+  private async decide(accountId: string, limits: GcraLimits, cost: number): Promise<RateLimitDecision> {
+    const key = `${this.prefix}ratelimit:${accountId}`;
+    if (Date.now() >= this.redisRetryAt) {
+      try {
+        const decision = await withDeadline(gcraAllow(this.redis, key, limits, cost), this.timeoutMs);
+        this.recovered();
+        return this.count({ ...decision, degraded: false, limits }, 'redis');
+      } catch (error) {
+        if (error instanceof RangeError) throw error;
+        this.failed(error instanceof RedisTimeoutError ? 'timeout' : 'error', error);
+      }
+    }
+    const localLimits = this.localShare === 1 ? limits : scaleLimits(limits, 1 / this.localShare);
+    const decision = this.local.allow(key, localLimits, Math.min(cost, localLimits.burst));
+    return this.count({ ...decision, degraded: true, limits: localLimits }, 'local');
+  }
+
+  private failed(reason: 'timeout' | 'error', error: unknown): void {
+    this.redisRetryAt = Date.now() + this.retryRedisAfterMs;
+    this.metrics?.failures.inc({ reason });
+    this.metrics?.degraded.set(1);
+    this.onRedisError(error);
+  }
+
+  private recovered(): void {
+    this.metrics?.degraded.set(0);
+  }
+
+  private count(decision: RateLimitDecision, mode: 'redis' | 'local'): RateLimitDecision {
+    this.metrics?.decisions.inc({ result: decision.allowed ? 'allowed' : 'limited', mode });
+    return decision;
+  }
+}

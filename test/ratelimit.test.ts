@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
+import { RateLimiter, gcraAllow, rateLimitHeaders } from '@warden/shared/ratelimit/index';
+import { connect, deletePrefix, testPrefix, unreachableRedis } from './support/redis-namespace';
+
+describe('rate limiting: GCRA in Redis, local fallback', () => {
+  const prefix = testPrefix('ratelimit');
+  let redis: Redis;
+
+  beforeAll(() => {
+    redis = connect();
+  });
+
+  afterAll(async () => {
+    await deletePrefix(redis, prefix);
+    redis?.disconnect();
+  });
+
+  it('admits the burst at once, then answers 429 data with Retry-After', async () => {
+    const limits = { ratePerMinute: 60, burst: 5 };
+    const key = `${prefix}gcra:burst`;
+    for (let i = 0; i < 5; i++) {
+      expect(await gcraAllow(redis, key, limits)).toMatchObject({ allowed: true, remaining: 4 - i });
+    }
+    const refused = await gcraAllow(redis, key, limits);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+    expect(refused.retryAfterSeconds).toBeGreaterThan(0.9);
+    expect(refused.retryAfterSeconds).toBeLessThanOrEqual(1);
+    expect(refused.resetSeconds).toBeGreaterThan(4.5);
+    expect(refused.resetSeconds).toBeLessThanOrEqual(5);
+    expect(rateLimitHeaders(refused, limits)).toEqual({
+      'RateLimit-Policy': '"default";q=5;w=5',
+      RateLimit: '"default";r=0;t=5',
+      'Retry-After': '1',
+    });
+    // The stored TAT expires with the bucket: nothing is left behind for rested accounts.
+    const ttl = await redis.pttl(key);
+    expect(ttl).toBeGreaterThan(4000);
+    expect(ttl).toBeLessThanOrEqual(5000);
+  });
+
+  it('refills at the sustained rate', async () => {
+    const limits = { ratePerMinute: 600, burst: 2 }; // one every 100 ms
+    const key = `${prefix}gcra:refill`;
+    expect((await gcraAllow(redis, key, limits)).allowed).toBe(true);
+    expect((await gcraAllow(redis, key, limits)).allowed).toBe(true);
+    const refused = await gcraAllow(redis, key, limits);
+    expect(refused.allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, refused.retryAfterSeconds * 1000 + 20));
+    expect((await gcraAllow(redis, key, limits)).allowed).toBe(true);
+  });
+
+  it('shares one limit between two limiter processes on one Redis', async () => {
+    const other = connect();
+    try {
+      await other.ping();
+      const one = new RateLimiter({ redis, prefix, scale: 1 });
+      const two = new RateLimiter({ redis: other, prefix, scale: 1 });
+      const limits = { ratePerMinute: 1, burst: 10 };
+      const decisions = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? one : two).check('shared-account', limits)),
+      );
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+      expect(decisions.every((d) => !d.degraded)).toBe(true);
+      const refused = decisions.find((d) => !d.allowed);
+      expect(refused?.retryAfterSeconds).toBeGreaterThan(50); // 1/min: next slot about a minute away
+    } finally {
+      other.disconnect();
+    }
+  });
+
+  it("applies the account's tier limits, scaled for tests", async () => {
+    const limiter = new RateLimiter({ redis, prefix, scale: 0.05 }); // free: 5/min, burst 10
+    expect(limiter.limitsFor('free')).toEqual({ ratePerMinute: 5, burst: 10 });
+    let allowed = 0;
+    for (let i = 0; i < 15; i++) {
+      if ((await limiter.checkAccount({ accountId: 'tiered', tier: 'free' })).allowed) allowed++;
+    }
+    expect(allowed).toBe(10);
+    const enterprise = await limiter.checkAccount({
+      accountId: 'big',
+      tier: 'enterprise',
+      limits: { burst: 100_000 },
+    });
+    expect(enterprise.limits.burst).toBe(5000);
+  });
+
+  it('falls back to a local limit when Redis is down: fast, degraded, still limiting', async () => {
+    const down = unreachableRedis();
+    const registry = new Registry();
+    try {
+      const limiter = new RateLimiter({ redis: down, prefix, scale: 1, registry });
+      const limits = { ratePerMinute: 60, burst: 3 };
+      const started = Date.now();
+      const decisions = [];
+      for (let i = 0; i < 5; i++) decisions.push(await limiter.check('outage', limits));
+      expect(Date.now() - started).toBeLessThan(200);
+      expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, false]);
+      expect(decisions.every((d) => d.degraded)).toBe(true);
+      expect(limiter.degraded).toBe(true);
+      const metrics = await registry.metrics();
+      expect(metrics).toMatch(/warden_ratelimit_degraded 1/);
+      expect(metrics).toMatch(/warden_ratelimit_decisions_total\{result="limited",mode="local"\} 2/);
+    } finally {
+      down.disconnect();
+    }
+  });
+
+  it('falls back within the timeout when Redis accepts the connection but does not answer', async () => {
+    // A server that never replies stands in for a stalled Redis.
+    const silent: Server = createServer((socket) => socket.on('data', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const stalled = new Redis({ host: '127.0.0.1', port, enableReadyCheck: false, maxRetriesPerRequest: 0 });
+    stalled.on('error', () => undefined);
+    try {
+      const limiter = new RateLimiter({
+        redis: stalled,
+        prefix,
+        scale: 1,
+        timeoutMs: 50,
+        retryRedisAfterMs: 60_000,
+      });
+      const started = Date.now();
+      const first = await limiter.check('stalled', { ratePerMinute: 60, burst: 2 });
+      expect(Date.now() - started).toBeLessThan(300);
+      expect(first).toMatchObject({ allowed: true, degraded: true });
+      // Within retryRedisAfterMs Redis is not asked again: no further 50 ms waits.
+      const again = Date.now();
+      await limiter.check('stalled', { ratePerMinute: 60, burst: 2 });
+      expect(Date.now() - again).toBeLessThan(20);
+    } finally {
+      stalled.disconnect();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
