@@ -4,8 +4,8 @@ import { IdempotencyStore } from '@warden/shared/idempotency/index';
 import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
 import type { Registry } from '@warden/shared/metrics';
-import { rateLimitHeaders, RateLimiter } from '@warden/shared/ratelimit/index';
-import { ReservingLimiter } from '@warden/shared/ratelimit/reservations';
+import { rateLimitHeaders, RateLimiter, rateScaleFromEnv, scaleLimits } from '@warden/shared/ratelimit/index';
+import { defaultChunk, ReservingLimiter } from '@warden/shared/ratelimit/reservations';
 import { ApiError } from './errors';
 import type { Guards } from './guards';
 
@@ -43,7 +43,11 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     ...(opts.rateScale !== undefined ? { scale: opts.rateScale } : {}),
   });
   // Large accounts reserve requests in chunks: one Redis round trip per chunk, not per request.
-  const limiter = new ReservingLimiter(sharedLimiter);
+  // Chunk sizes follow the limits actually enforced (after WARDEN_RATE_SCALE).
+  const scale = opts.rateScale ?? rateScaleFromEnv();
+  const limiter = new ReservingLimiter(sharedLimiter, {
+    chunkFor: (limits) => defaultChunk(scaleLimits(limits, scale)),
+  });
   const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
   const idempotency = new IdempotencyStore({ redis, prefix });
 
