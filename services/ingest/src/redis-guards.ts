@@ -132,7 +132,21 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     },
 
     async claimIdempotency(caller, key, fingerprint) {
-      const begun = await idempotency.begin(caller.accountId, key, fingerprint);
+      let begun;
+      try {
+        begun = await idempotency.begin(caller.accountId, key, fingerprint);
+      } catch (err) {
+        // Without Redis a retry cannot be recognised: refuse rather than risk a second write.
+        logger.warn({ err }, 'idempotency store unavailable');
+        throw new ApiError(
+          'SERVICE_UNAVAILABLE',
+          'Idempotent requests cannot be checked right now; retry shortly.',
+          undefined,
+          {
+            'retry-after': '2',
+          },
+        );
+      }
       if (begun.state === 'claimed') return { state: 'claimed', token: begun.token };
       if (begun.state === 'replay')
         return { state: 'replay', answer: { status: begun.answer.status, body: begun.answer.body } };
