@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@warden/shared/paths';
 import { ensureTestTopics, startIngest, type RunningIngest } from './support/pipeline';
@@ -179,6 +180,10 @@ describe('ingest API contract', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
+    const validator = new Validator();
+    const verdict = await validator.validate(doc);
+    expect(verdict.errors ?? []).toEqual([]);
+    expect(verdict.valid).toBe(true);
     for (const path of [
       '/api/v1/telemetry/ingest',
       '/api/v1/telemetry/batch',
