@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
-import { analyzeEnvelope, canariesFromEnv } from '@warden/shared/analysis/analyze';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import type { InteractionRecord } from '@warden/shared/schemas/interaction';
 
@@ -39,6 +38,8 @@ function lineRecord(line: unknown, n: number): { id: string; record: Interaction
 }
 
 export async function runDetect(opts: { input?: string; summary?: boolean }): Promise<DetectSummary> {
+  // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
+  const { analyzeEnvelope, canariesFromEnv } = await import('@warden/shared/analysis/analyze');
   const canaries = canariesFromEnv(process.env.WARDEN_CANARIES);
   const input = opts.input && opts.input !== '-' ? createReadStream(opts.input) : process.stdin;
   const lines = createInterface({ input, crlfDelay: Infinity });
