@@ -83,7 +83,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const apiError = toApiError(err, limits);
+    const apiError = toApiError(err);
     if (apiError.statusCode >= 500) req.log.error({ err }, 'request failed');
     return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.toBody());
   });
@@ -107,7 +107,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
 }
 
 /** Maps framework errors to the contract's codes; anything unknown is a 500 that leaks nothing. */
-function toApiError(err: FastifyError | ApiError, limits: IngestLimits): ApiError {
+function toApiError(err: FastifyError | ApiError): ApiError {
   if (err instanceof ApiError) return err;
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
