@@ -28,20 +28,25 @@ export interface DurableWriterOptions {
 }
 
 /**
- * Writes records with acks=all through an idempotent producer and resolves each caller only after
- * Kafka acknowledged its messages. One produce request is in flight at a time; everything that
- * arrives meanwhile goes into the next request, so batches grow with load without a fixed linger.
+ * Writes records with acks=all through idempotent producers and resolves each caller only after
+ * Kafka acknowledged its messages. Each producer has one produce request in flight (kafkajs keeps
+ * idempotent sequence numbers right only that way); everything that arrives meanwhile goes into
+ * the next request of the next free producer, so batches grow with load without a fixed linger.
+ * A caller that awaits each write keeps its order; concurrent writes have none to keep.
  */
 export class DurableWriter {
   private queue: Pending[] = [];
-  private inFlight = false;
+  private readonly idle: Producer[];
+  private inFlight = 0;
   private readonly timeoutMs: number;
   private readonly maxBatchMessages: number;
 
   constructor(
-    private readonly producer: Producer,
+    producers: Producer | Producer[],
     private readonly opts: DurableWriterOptions = {},
   ) {
+    this.idle = Array.isArray(producers) ? [...producers] : [producers];
+    if (this.idle.length === 0) throw new Error('DurableWriter needs at least one producer');
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.maxBatchMessages = opts.maxBatchMessages ?? 2000;
   }
@@ -73,11 +78,14 @@ export class DurableWriter {
 
   /** Waits until nothing is queued or in flight (graceful shutdown). */
   async drain(): Promise<void> {
-    while (this.inFlight || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+    while (this.inFlight > 0 || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
   }
 
   private pump(): void {
-    if (this.inFlight || this.queue.length === 0) return;
+    while (this.idle.length > 0 && this.queue.length > 0) this.sendNext(this.idle.pop()!);
+  }
+
+  private sendNext(producer: Producer): void {
     const batch: Pending[] = [];
     let count = 0;
     while (this.queue.length > 0) {
@@ -89,12 +97,15 @@ export class DurableWriter {
       batch.push(next);
       count += next.messages.length;
     }
-    if (batch.length === 0) return;
-    this.inFlight = true;
+    if (batch.length === 0) {
+      this.idle.push(producer);
+      return;
+    }
+    this.inFlight++;
     const byTopic = new Map<string, Message[]>();
     for (const p of batch) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
     const started = performance.now();
-    this.producer
+    producer
       .sendBatch({
         acks: -1,
         timeout: this.timeoutMs,
@@ -112,7 +123,8 @@ export class DurableWriter {
         },
       )
       .finally(() => {
-        this.inFlight = false;
+        this.inFlight--;
+        this.idle.push(producer);
         this.pump();
       });
   }

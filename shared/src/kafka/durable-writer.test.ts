@@ -1,0 +1,64 @@
+import type { Producer, ProducerBatch } from 'kafkajs';
+import { describe, expect, it } from 'vitest';
+import { DurableWriter, KafkaUnavailableError } from './durable-writer';
+
+/** A producer whose requests complete only when the test says so. */
+function manualProducer() {
+  const requests: Array<{ batch: ProducerBatch; resolve: () => void; reject: (e: Error) => void }> = [];
+  const producer = {
+    sendBatch: (batch: ProducerBatch) =>
+      new Promise<never[]>((resolve, reject) => requests.push({ batch, resolve: () => resolve([]), reject })),
+  } as unknown as Producer;
+  return { producer, requests };
+}
+
+const count = (batch: ProducerBatch) => batch.topicMessages!.reduce((n, t) => n + t.messages.length, 0);
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('DurableWriter', () => {
+  it('sends with acks=all and coalesces writes that arrive while a request is in flight', async () => {
+    const { producer, requests } = manualProducer();
+    const writer = new DurableWriter(producer);
+    const first = writer.write('t', [{ value: 'a' }]);
+    const rest = [writer.write('t', [{ value: 'b' }]), writer.write('u', [{ value: 'c' }, { value: 'd' }])];
+    await tick();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.batch.acks).toBe(-1);
+    requests[0]!.resolve();
+    await first;
+    await tick();
+    expect(requests).toHaveLength(2);
+    expect(count(requests[1]!.batch)).toBe(3);
+    requests[1]!.resolve();
+    await Promise.all(rest);
+  });
+
+  it('uses every free producer, one request each', async () => {
+    const a = manualProducer();
+    const b = manualProducer();
+    const writer = new DurableWriter([a.producer, b.producer]);
+    const writes = [writer.write('t', [{ value: '1' }]), writer.write('t', [{ value: '2' }])];
+    await tick();
+    expect(a.requests.length + b.requests.length).toBe(2);
+    for (const r of [...a.requests, ...b.requests]) r.resolve();
+    await Promise.all(writes);
+  });
+
+  it('rejects every caller of a failed request, and times out a write never acknowledged', async () => {
+    const { producer, requests } = manualProducer();
+    const writer = new DurableWriter(producer, { timeoutMs: 50 });
+    const inFlight = writer.write('t', [{ value: 'x' }]);
+    const queued = writer.write('t', [{ value: 'y' }]);
+    await expect(inFlight).rejects.toBeInstanceOf(KafkaUnavailableError);
+    await expect(queued).rejects.toThrow(/no acknowledgement within 50 ms/);
+    // The queued write timed out before it was sent: it must never be sent later.
+    requests[0]!.reject(new Error('broker gone'));
+    await tick();
+    expect(requests).toHaveLength(1);
+
+    const again = writer.write('t', [{ value: 'z' }]);
+    await tick();
+    requests[1]!.reject(new Error('broker gone'));
+    await expect(again).rejects.toThrow(/broker gone/);
+  });
+});
