@@ -22,6 +22,9 @@ export function createKafka(opts: KafkaClientOptions): Kafka {
     logCreator: () => (entry) => {
       if (!log) return;
       const { message, ...extra } = entry.log;
+      // Our producers bound their retries on purpose: a write that cannot be acknowledged in time is
+      // answered 503 and retried by the client (at-least-once), so this startup warning is noise.
+      if (message.startsWith('Limiting retries for the idempotent producer')) return;
       const level =
         entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
       log[level]({ kafka: entry.namespace, ...extra }, message);
