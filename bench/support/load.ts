@@ -43,22 +43,31 @@ export interface Target {
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
 function post(target: Target): Promise<number> {
+  return postJson(target.url, target.headers, target.body()).then((r) => r.status);
+}
+
+/** One POST over the shared keep-alive agent (cheaper per request than fetch on Node 20). */
+export function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const body = target.body();
     const req = request(
-      target.url,
+      url,
       {
         method: 'POST',
         agent,
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
-          ...target.headers,
+          ...headers,
         },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
       },
     );
     req.on('error', reject);

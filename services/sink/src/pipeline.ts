@@ -139,22 +139,18 @@ export class SinkPipeline {
     this.m.lag.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, lag));
     for (const message of batch.messages) {
       if (!isRunning() || isStale()) return;
-      await this.take(batch.topic, batch.partition, message);
+      const decoded = decodeMessage(batch.topic, message.value);
+      if (decoded.ok) {
+        for (const { table, row } of decoded.rows) this.batch.add(table, row);
+      } else {
+        await this.deadLetter(batch.topic, batch.partition, message, decoded.reason, 'decode');
+      }
+      this.batch.cover(batch.topic, batch.partition, message.offset);
       // Resolving moves the fetch position on; the commit waits for the insert.
       resolveOffset(message.offset);
-      if (this.batch.size >= this.maxRows) await this.flush();
+      if (this.batch.size >= this.maxRows) await this.startFlush();
     }
     await heartbeat();
-  }
-
-  private async take(topic: string, partition: number, message: KafkaMessage): Promise<void> {
-    const decoded = decodeMessage(topic, message.value);
-    if (decoded.ok) {
-      for (const { table, row } of decoded.rows) this.batch.add(table, row);
-    } else {
-      await this.deadLetter(topic, partition, message, decoded.reason, 'decode');
-    }
-    this.batch.cover(topic, partition, message.offset);
   }
 
   private async deadLetter(
@@ -185,17 +181,52 @@ export class SinkPipeline {
     this.m.dlq.inc({ step });
   }
 
-  /** One flush at a time; a caller arriving during a flush waits for it (heartbeating) and flushes again. */
-  async flush(): Promise<void> {
+  /**
+   * Hands the buffered rows to the writer and returns once the writer took them: at most one insert
+   * is in flight while the next batch fills, so fetching and decoding overlap with ClickHouse's
+   * work. A caller arriving while an insert runs waits for it, heartbeating (backpressure).
+   */
+  private async startFlush(): Promise<void> {
     while (this.flushing) {
-      await Promise.race([this.flushing.catch(() => undefined), sleep(1000)]);
+      await Promise.race([this.flushing, sleep(1000)]);
       await this.heartbeat?.().catch(() => undefined);
     }
     if (this.batch.isEmpty) return;
     const batch = this.batch;
     this.batch = new RowBatch();
-    this.flushing = this.write(batch).finally(() => (this.flushing = null));
+    this.flushing = this.write(batch)
+      .catch((err: unknown) => {
+        if (!(err instanceof WriteAborted)) this.rewind(batch);
+      })
+      .finally(() => (this.flushing = null));
+  }
+
+  /** Flushes everything buffered and waits until it is inserted and committed. */
+  async flush(): Promise<void> {
+    await this.startFlush();
     await this.flushing;
+  }
+
+  /**
+   * A batch could not be written or committed: seek every partition it (or the batch filling behind
+   * it) touched back to its first uncommitted offset and drop the buffer, so all of it is read
+   * again. Committing the later batch alone would skip the failed rows.
+   */
+  private rewind(failed: RowBatch): void {
+    const first = new Map<string, { topic: string; partition: number; offset: string }>();
+    for (const r of [...this.batch.rewinds(), ...failed.rewinds()])
+      first.set(`${r.topic}\u0000${r.partition}`, r);
+    this.batch = new RowBatch();
+    for (const r of first.values()) {
+      try {
+        this.opts.consumer.seek(r);
+      } catch (seekErr) {
+        this.opts.logger.warn(
+          { err: seekErr, ...r },
+          'rewind failed; the partition is re-read after the next rebalance',
+        );
+      }
+    }
   }
 
   private async write(batch: RowBatch): Promise<void> {
@@ -231,19 +262,9 @@ export class SinkPipeline {
       this.m.insertSeconds.observe((performance.now() - started) / 1000);
     } catch (err) {
       if (err instanceof WriteAborted) throw err;
-      // Not committed: seek back so these messages are read and written again (ReplacingMergeTree
+      // Not committed: the caller rewinds so these rows are read and written again (ReplacingMergeTree
       // makes a second copy of rows that did get in harmless).
       logger.error({ err }, 'flush failed; offsets not committed, rewinding to re-read the batch');
-      for (const r of batch.rewinds()) {
-        try {
-          consumer.seek(r);
-        } catch (seekErr) {
-          logger.warn(
-            { err: seekErr, ...r },
-            'rewind failed; the partition is re-read after the next rebalance',
-          );
-        }
-      }
       throw err;
     } finally {
       if (paused) {

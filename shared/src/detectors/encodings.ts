@@ -1,0 +1,113 @@
+import RE2 from 're2';
+
+export type Encoding = 'base64' | 'hex' | 'url' | 'rot13';
+
+export interface DecodedSegment {
+  encoding: Encoding;
+  text: string;
+  /** Raw span of the outermost encoded segment. */
+  start: number;
+  end: number;
+  depth: number;
+}
+
+/** Bounds that keep decoding linear and small whatever the input. */
+export const DECODE_LIMITS = {
+  maxDepth: 2,
+  maxSegments: 24,
+  maxDecodedChars: 65_536,
+  maxSegmentChars: 16_384,
+};
+
+const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
+const HEX = new RE2('(?:\\\\x[0-9A-Fa-f]{2}){6,}|\\b(?:[0-9A-Fa-f]{2}[ :]?){8,}[0-9A-Fa-f]{2}\\b', 'g');
+const URLENC = new RE2('(?:%[0-9A-Fa-f]{2}[^\\s%]{0,3}){4,}', 'g');
+// ROT13 of words attackers hide: ignore, instructions, previous, system prompt, jailbreak, password.
+const ROT13_HINT = new RE2(
+  '\\b(?:vtaber|vafgehpgvbaf|cerivbhf|flfgrz|cebzcg|wnvyoernx|cnffjbeq|qvfertneq)\\b|\\brot[- ]?13\\b',
+  'i',
+);
+
+/** Share of decoded characters that look like language (letters, digits, spaces, punctuation). */
+function readable(s: string): boolean {
+  if (s.length < 6) return false;
+  let good = 0;
+  let letters = 0;
+  let spaces = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0xfffd || (c < 32 && c !== 10 && c !== 13 && c !== 9)) continue;
+    good++;
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0x7f) letters++;
+    if (c === 32) spaces++;
+  }
+  return good / s.length > 0.95 && letters / s.length > 0.55 && (spaces > 0 || s.length < 40);
+}
+
+function rot13(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 65 + 13) % 26) + 65);
+    else if (c >= 97 && c <= 122) out += String.fromCharCode(((c - 97 + 13) % 26) + 97);
+    else out += s[i];
+  }
+  return out;
+}
+
+function decodeOne(encoding: Encoding, s: string): string | undefined {
+  try {
+    if (encoding === 'base64') {
+      if (/^[0-9a-fA-F]+$/.test(s) || /^[A-Za-z]+$/.test(s)) return undefined;
+      return Buffer.from(s, 'base64').toString('utf8');
+    }
+    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|[ :]/g, ''), 'hex').toString('utf8');
+    if (encoding === 'url') return decodeURIComponent(s);
+    return rot13(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Finds and decodes base64, hex, URL-encoded and ROT13 segments, recursing at most maxDepth times. */
+export function decodeSegments(raw: string): DecodedSegment[] {
+  const out: DecodedSegment[] = [];
+  let budget = DECODE_LIMITS.maxDecodedChars;
+  const visit = (text: string, start: number, end: number, depth: number, top: boolean) => {
+    if (depth > DECODE_LIMITS.maxDepth) return;
+    const scan = (re: RE2, encoding: Encoding) => {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        if (out.length >= DECODE_LIMITS.maxSegments || budget <= 0) return;
+        const seg = m[0].slice(0, DECODE_LIMITS.maxSegmentChars);
+        const decoded = decodeOne(encoding, seg);
+        if (!decoded) continue;
+        // Base64 of base64: not readable yet, but worth one more level.
+        if (!readable(decoded)) {
+          if (encoding === 'base64' && /^[A-Za-z0-9+/=_-]{16,}$/.test(decoded.trim())) {
+            visit(decoded.trim(), top ? m.index : start, top ? m.index + m[0].length : end, depth + 1, false);
+          }
+          continue;
+        }
+        budget -= decoded.length;
+        const s = top ? m.index : start;
+        const e = top ? m.index + m[0].length : end;
+        out.push({ encoding, text: decoded, start: s, end: e, depth });
+        visit(decoded, s, e, depth + 1, false);
+      }
+    };
+    // Cheap literal gates before each regex: most text has no long token runs or escapes at all.
+    if (text.length >= 16) scan(BASE64, 'base64');
+    if (text.length >= 16) scan(HEX, 'hex');
+    if (text.includes('%')) scan(URLENC, 'url');
+    if (ROT13_HINT.test(text)) {
+      const decoded = rot13(text.slice(0, DECODE_LIMITS.maxSegmentChars));
+      if (out.length < DECODE_LIMITS.maxSegments) {
+        out.push({ encoding: 'rot13', text: decoded, start, end, depth });
+        budget -= decoded.length;
+      }
+    }
+  };
+  visit(raw, 0, raw.length, 1, true);
+  return out;
+}

@@ -1,0 +1,163 @@
+/**
+ * Warden's detector library: interaction in, findings out. Pure (no I/O); the stream service, the
+ * CLI, replay, the eval and the bench all call these two functions.
+ */
+import { detectorVersion, maskValue, severityFor, type Finding, type Severity } from './finding';
+import { detectInjection, detectObfuscation } from './injection';
+import { findPii } from './pii';
+import { detectCanaries, detectExfiltration, detectSystemPromptLeak } from './response';
+import { findSecrets } from './secrets';
+import { buildViews } from './views';
+
+export { detectorVersion } from './finding';
+export type { Finding, Severity, ThreatType } from './finding';
+
+export interface DetectInput {
+  prompt?: string;
+  response?: string;
+  toolCalls?: Array<{ name: string; input?: unknown; output?: unknown }>;
+  metadata?: Record<string, unknown>;
+  agentId?: string;
+}
+
+export interface DetectOptions {
+  /** Per-agent canary tokens. */
+  canaries?: string[];
+  /** Optional, for verbatim system-prompt leakage in the response. */
+  systemPrompt?: string;
+}
+
+type FieldRole = 'prompt' | 'response' | 'tool_input' | 'tool_output' | 'metadata';
+
+/** Fields longer than this are scanned on their first MAX_FIELD_CHARS only (bounded work per record). */
+export const MAX_FIELD_CHARS = 1_048_576;
+
+const PII_BASE_SEVERITY: Record<string, Severity> = {
+  CREDIT_CARD: 'high',
+  US_SSN: 'high',
+  IBAN_CODE: 'high',
+  CRYPTO: 'medium',
+  PERSON: 'low',
+  STREET_ADDRESS: 'medium',
+  EMAIL_ADDRESS: 'medium',
+  PHONE_NUMBER: 'medium',
+  IP_ADDRESS: 'low',
+};
+
+function asText(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return undefined;
+  }
+}
+
+const compactValue = (v: string) => v.replace(/[\s\-().]/g, '').toLowerCase();
+
+function scanField(
+  raw: string,
+  field: string,
+  role: FieldRole,
+  opts: DetectOptions,
+  /** Compact values of PII/secrets the user supplied in the prompt (for "new in response"). */
+  promptValues?: Set<string>,
+  /** Filled with this field's PII/secret values (the prompt's, for the response comparison). */
+  collect?: Set<string>,
+): Finding[] {
+  const text = raw.length > MAX_FIELD_CHARS ? raw.slice(0, MAX_FIELD_CHARS) : raw;
+  const fv = buildViews(text);
+  const out: Finding[] = [];
+
+  if (role !== 'response') {
+    out.push(...detectInjection(fv, { field, isData: role === 'tool_output' || role === 'metadata' }));
+  }
+  out.push(...detectObfuscation(fv, field));
+
+  const agentSide = role === 'response' || role === 'tool_input';
+  for (const p of findPii(text)) {
+    collect?.add(compactValue(p.value));
+    const fresh = agentSide && promptValues !== undefined && !promptValues.has(compactValue(p.value));
+    const base = PII_BASE_SEVERITY[p.entityType] ?? 'high';
+    out.push({
+      detector: 'pii',
+      detectorVersion,
+      ruleId: p.ruleId,
+      threatType: 'pii_leak',
+      severity: severityFor(p.confidence, fresh && base === 'low' ? 'medium' : base),
+      confidence: p.confidence,
+      field,
+      start: p.start,
+      end: p.end,
+      view: 'raw',
+      entityType: p.entityType,
+      masked: maskValue(p.value, p.entityType === 'PERSON' || p.entityType === 'STREET_ADDRESS' ? 0 : 4),
+      explanation:
+        `${p.entityType} ${p.validated ? '(validated)' : '(format and context, not checksum-validated)'}` +
+        (fresh ? `; in the ${role === 'response' ? 'response' : 'tool input'} but not in the prompt` : ''),
+    });
+  }
+  for (const s of findSecrets(text)) {
+    collect?.add(compactValue(s.value));
+    const fresh = agentSide && promptValues !== undefined && !promptValues.has(compactValue(s.value));
+    out.push({
+      detector: 'secrets',
+      detectorVersion,
+      ruleId: s.ruleId,
+      threatType: 'secret_leak',
+      severity: severityFor(s.confidence, fresh || role !== 'prompt' ? 'critical' : 'high'),
+      confidence: s.confidence,
+      field,
+      start: s.start,
+      end: s.end,
+      view: 'raw',
+      entityType: s.kind,
+      masked: maskValue(s.value),
+      explanation:
+        `${s.kind.replaceAll('_', ' ')} in ${field}` + (fresh ? ' that the prompt did not contain' : ''),
+    });
+  }
+
+  if (opts.canaries?.length && role !== 'prompt') out.push(...detectCanaries(fv, field, opts.canaries));
+  if (role === 'response') out.push(...detectSystemPromptLeak(fv, field, opts.systemPrompt));
+  if (role === 'response' || role === 'tool_input' || role === 'tool_output')
+    out.push(...detectExfiltration(fv, field));
+  return out;
+}
+
+/** Every finding in one interaction, each pointing at a field and raw UTF-16 offsets. */
+export function detectInteraction(input: DetectInput, opts: DetectOptions = {}): Finding[] {
+  const findings: Finding[] = [];
+  const promptValues = new Set<string>();
+  if (input.prompt)
+    findings.push(...scanField(input.prompt, 'prompt', 'prompt', opts, undefined, promptValues));
+  if (input.response) findings.push(...scanField(input.response, 'response', 'response', opts, promptValues));
+  input.toolCalls?.forEach((call, i) => {
+    const inText = asText(call.input);
+    if (inText)
+      findings.push(...scanField(inText, `toolCalls[${i}].input`, 'tool_input', opts, promptValues));
+    const outText = asText(call.output);
+    if (outText) findings.push(...scanField(outText, `toolCalls[${i}].output`, 'tool_output', opts));
+  });
+  for (const [key, value] of Object.entries(input.metadata ?? {})) {
+    const text = asText(value);
+    if (text) findings.push(...scanField(text, `metadata.${key}`, 'metadata', opts));
+  }
+  return findings;
+}
+
+/** One text as a given field (default `prompt`); the eval and bench use it. */
+export function detectText(text: string, field = 'prompt', opts: DetectOptions = {}): Finding[] {
+  const role: FieldRole =
+    field === 'response'
+      ? 'response'
+      : /\.output$/.test(field)
+        ? 'tool_output'
+        : /\.input$/.test(field)
+          ? 'tool_input'
+          : field.startsWith('metadata.')
+            ? 'metadata'
+            : 'prompt';
+  return scanField(text, field, role, opts);
+}

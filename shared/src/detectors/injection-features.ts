@@ -1,0 +1,137 @@
+/**
+ * Hashed features for the injection model: word unigrams and bigrams, single CJK characters and
+ * their bigrams, and "shapes" of punctuation-heavy tokens (adversarial suffixes such as
+ * `({[HTMLsvg`). Shared verbatim by training (bench/train-injection-model.ts) and inference.
+ */
+export const FEATURE_BITS = 17;
+const MASK = (1 << FEATURE_BITS) - 1;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function mix(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function isWordChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 48 && c <= 57) ||
+    (c >= 0xc0 && c < 0x2e80 && c !== 0x2019 && c !== 0x201c && c !== 0x201d && !(c >= 0x2000 && c <= 0x206f))
+  );
+}
+
+function isCjk(c: number): boolean {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+function isPunct(c: number): boolean {
+  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}
+
+/**
+ * Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length.
+ */
+export function featureIndices(text: string): Uint32Array {
+  const seen = new Set<number>();
+  const add = (h: number) => seen.add(h & MASK);
+  let prevWord = 0;
+  let prevCjk = 0;
+  let wordHash = FNV_OFFSET;
+  let inWord = false;
+  // Shape of the current whitespace-delimited token: letters → a, digits → 9, punctuation kept.
+  let shape = FNV_OFFSET;
+  let shapeLen = 0;
+  let punct = 0;
+  let lastClass = -1;
+  const endWord = () => {
+    if (!inWord) return;
+    add(wordHash);
+    if (prevWord) add(mix(prevWord, wordHash));
+    prevWord = wordHash;
+    wordHash = FNV_OFFSET;
+    inWord = false;
+  };
+  const endToken = () => {
+    if (punct >= 2 && shapeLen >= 3) add(mix(0x5a5a, shape));
+    shape = FNV_OFFSET;
+    shapeLen = 0;
+    punct = 0;
+    lastClass = -1;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13) {
+      endWord();
+      endToken();
+      continue;
+    }
+    if (isCjk(c)) {
+      endWord();
+      const h = Math.imul(c ^ FNV_OFFSET, FNV_PRIME) >>> 0;
+      add(h);
+      if (prevCjk) add(mix(prevCjk, h));
+      prevCjk = h;
+      continue;
+    }
+    prevCjk = 0;
+    let cls: number;
+    if (isWordChar(c)) {
+      wordHash = Math.imul(wordHash ^ c, FNV_PRIME) >>> 0;
+      inWord = true;
+      cls = c >= 48 && c <= 57 ? 57 : 97;
+    } else {
+      endWord();
+      cls = c;
+      if (isPunct(c)) punct++;
+    }
+    if (cls !== lastClass && shapeLen < 8) {
+      shape = Math.imul(shape ^ cls, FNV_PRIME) >>> 0;
+      shapeLen++;
+      lastClass = cls;
+    }
+  }
+  endWord();
+  endToken();
+  return Uint32Array.from(seen);
+}
+
+/** Splits long text into windows of at most `max` characters, cut at sentence or line ends. */
+export function modelWindows(text: string, max = 2500): Array<[number, number]> {
+  if (text.length <= max) return [[0, text.length]];
+  const out: Array<[number, number]> = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + max);
+    if (end < text.length) {
+      const floor = start + Math.floor(max / 2);
+      for (let k = end; k > floor; k--) {
+        const ch = text[k - 1];
+        if (ch === '\n' || ch === '.' || ch === '!' || ch === '?' || ch === '。') {
+          end = k;
+          break;
+        }
+      }
+    }
+    out.push([start, end]);
+    start = end;
+  }
+  return out;
+}
+
+export interface LinearModel {
+  bits: number;
+  bias: number;
+  weights: Float32Array;
+}
+
+/** Logistic score of one window: features are binary and L2-normalised (so length matters less). */
+export function scoreFeatures(model: LinearModel, idx: Uint32Array): number {
+  if (idx.length === 0) return 1 / (1 + Math.exp(-model.bias));
+  let s = 0;
+  for (let k = 0; k < idx.length; k++) s += model.weights[idx[k]!] ?? 0;
+  const z = model.bias + s / Math.sqrt(idx.length);
+  return 1 / (1 + Math.exp(-z));
+}

@@ -1,0 +1,179 @@
+import RE2 from 're2';
+import type { PiiMatch } from './pii';
+
+/**
+ * PERSON and STREET_ADDRESS without a model: capitalised-name shapes near context words, titles,
+ * and street-number + street-word patterns (English suffixes and common European street words).
+ * These are heuristics with honest confidences, not validation.
+ */
+
+const NAME_TOKEN = "\\p{Lu}(?:\\p{Ll}|['’\\-]\\p{L})+";
+const PARTICLE = '(?:van|de|der|den|von|da|di|del|della|la|le|du|dos|das|bin|al|ben|ter|ten|st\\.)';
+const NAME = new RE2(`${NAME_TOKEN}(?:[ \\t](?:\\p{Lu}\\.|${PARTICLE}|${NAME_TOKEN})){0,3}`, 'gu');
+
+/** Capitalised words that start sentences or name things other than people. */
+const STOP = new Set(
+  (
+    'the a an this that these those what why how when where who whom whose which i it its we you he she they my your our their his her ' +
+    'please thanks thank hello hi hey dear yes no ok okay can could would should will shall may might must do does did is are was were be been ' +
+    'if in on at for from to with by and but or so as after before since also then there here not all some any each every both either ' +
+    'once while because although though unless until about above below over under into onto than just only even still now today tomorrow yesterday ' +
+    'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ' +
+    'mr mrs ms miss dr prof sir madam mister doctor professor lord lady king queen president minister captain ' +
+    'street st avenue ave road rd lane drive boulevard court way place suite apt apartment unit box city state county country ' +
+    'new old north south east west great big little saint san santa los las el la le de du des del di da ' +
+    'god lord jesus christ christmas easter english french german spanish italian chinese japanese russian american british european african asian ' +
+    'internet email phone website address name age date time company inc ltd llc corp group bank university school college hospital church ' +
+    'ai api http https www com org net ceo cto cfo hr it id pdf faq usa uk eu un us ' +
+    'personal info information employment education experience skills summary profile objective references contact details ' +
+    'mobile desk fax office home work email e-mail billing shipping payment card account number phone tel ' +
+    "sure great good nice well yeah oh wow hmm sorry excuse let lets let's make write tell give show find get help need want like love see look " +
+    'one two three four five six seven eight nine ten first second third last next other another many much more most few several'
+  ).split(' '),
+);
+
+const BEFORE_STRONG = new RE2(
+  "(?:my name is|name is|name's|names are|name:|i am|i'm|this is|called|named|dear|hi|hello|hey|thanks|regards|sincerely|cheers|signed|mr\\.?|mrs\\.?|ms\\.?|miss|dr\\.?|prof\\.?|sir|madam|mx\\.?|attn:?|contact|patient|customer|client|employee|applicant|tenant|user|candidate|author|directed by|starring|written by|married|son of|daughter of|wife|husband|brother|sister|mother|father|friend|colleague|boss|manager|nurse|doctor)[ \\t:,]*$",
+  'iu',
+);
+const BEFORE_WEAK = new RE2(
+  '(?:\\bby|\\bwith|\\bfrom|\\bto|\\band|\\btold|\\basked|\\bask|\\bmet|\\bmeet|\\bsaw|\\bvisit|\\bcall|\\bemail|\\bfor|\\bof)[ \\t]+$',
+  'iu',
+);
+const AFTER_VERB = new RE2(
+  "^(?:'s\\b|’s\\b|[ \\t]+(?:is|was|has|had|said|says|told|asked|shouted|replied|lives|lived|works|worked|went|wrote|called|says|thinks|thought|wants|wanted|loves|loved|likes|liked|got|gets|became|died|married|joined|left|came|will|would|can|could|did|does|and [A-Z]|listed|played|plays|won|lost|made|created|founded|owns|owned|bought|sent|gave|took|walked|ran|looked|seemed|felt))",
+  'u',
+);
+
+const EN_SUFFIX =
+  'Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Ter|Circle|Cir|Highway|Hwy|Parkway|Pkwy|Square|Sq|Trail|Trl|Crescent|Cres|Close|Row|Alley|Plaza|Loop|Pike|Walk|Hill|Hills|Heights|Gardens|Grove|Mews|Green|Crossing|Ridge|Fort|Harbor|Harbour|Junction|Landing|Meadows?|Mill|Pass|Springs?|Station|Summit|Valley|Village|Ville|Vista|Wells?|Expressway|Freeway|Motorway|Estates?|Orchard|Park';
+const EU_WORD =
+  '(?:\\p{Lu}[\\p{L}\\-]*(?:katu|tie|kuja|polku|vej|gade|vägen|väg|gatan|gata|veien|vei|laan|straat|weg|steeg|plein|gracht|straße|strasse|str\\.|gasse|platz|allee|damm|utca|út|tér|ulica|ul\\.|ulice|cesta|iela|gatvė|tänav|sokak|sokağı|caddesi|odos|οδός)|Via|Viale|Piazza|Corso|Calle|Avenida|Rua|Rue|Boulevard|Chemin|Carrer|Plaza|Paseo|Travessa|Largo|Praça|Rruga|Ulitsa|ulitsa|Str)';
+const UNIT =
+  '(?:,?[ \\t]*(?:Apt\\.?|Apartment|Suite|Ste\\.?|Unit|#|Floor|Fl\\.?|Box)[ \\t]*[\\dA-Z][\\w\\-]*)?';
+
+const ADDRESS_EN = new RE2(
+  `\\b\\d{1,6}[A-Za-z]?[ \\t]+(?:(?:[NSEW]\\.?|North|South|East|West)[ \\t]+)?(?:[\\p{Lu}\\d][\\p{L}'’.\\-]*[ \\t]+){0,3}(?:${EN_SUFFIX})\\b\\.?${UNIT}`,
+  'gu',
+);
+const ADDRESS_EU = new RE2(
+  `(?:\\b\\d{3,6}[ \\t]+)?(?:${EU_WORD}[ \\t]+(?:[\\p{L}'’.\\-]+[ \\t]+){0,3}|\\p{Lu}[\\p{L}'’.\\-]*${EU_WORD}[ \\t]+|${EU_WORD}[ \\t]*)\\d{1,5}[A-Za-z]?\\b\\.?${UNIT}`,
+  'gu',
+);
+// Faker-style "<zip or house no> <Words> <house no> [Apt. n]" seen in many locales.
+const ADDRESS_NUMBERED = new RE2(
+  `\\b\\d{1,6}[ \\t]+\\p{Lu}[\\p{L}'’.\\-]+(?:[ \\t]+[\\p{L}'’.\\-]+){0,2}[ \\t]+\\d{1,5}[A-Za-z]?\\b\\.?${UNIT}`,
+  'gu',
+);
+const ADDRESS_MILITARY = new RE2(
+  '\\b(?:PSC|Unit|USNS|USS|USNV|USCGC)[ \\t]+[\\p{L}\\d]+(?:[ \\t]+[\\p{L}]+)?,?[ \\t]+Box[ \\t]+\\d+',
+  'gu',
+);
+const ADDRESS_CTX = new RE2(
+  'address|live[sd]?|living|located|resid|ship(?:ping)? to|deliver|billing|mail(?:ing)? to|office|drops? you|moved|street|visit',
+  'iu',
+);
+
+function each(re: RE2, raw: string, fn: (m: RegExpExecArray) => void) {
+  re.lastIndex = 0;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m);
+}
+
+function lineBefore(raw: string, start: number, max = 40): string {
+  const from = Math.max(0, start - max);
+  const s = raw.slice(from, start);
+  const nl = s.lastIndexOf('\n');
+  return nl >= 0 ? s.slice(nl + 1) : s;
+}
+
+function sentenceStart(raw: string, start: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && (raw[i] === ' ' || raw[i] === '\t' || raw[i] === '"' || raw[i] === '“' || raw[i] === '('))
+    i--;
+  return i < 0 || /[.!?\n:>-]/.test(raw[i]!);
+}
+
+function findAddresses(raw: string): PiiMatch[] {
+  const out: PiiMatch[] = [];
+  const add = (m: RegExpExecArray, ruleId: string, base: number) => {
+    const text = m[0].replace(/[ \t,.]+$/, '');
+    if (/^\d+$/.test(text)) return;
+    const context = ADDRESS_CTX.test(raw.slice(Math.max(0, m.index - 50), m.index));
+    const conf = Math.min(0.95, base + (context ? 0.15 : 0));
+    out.push({
+      entityType: 'STREET_ADDRESS',
+      ruleId,
+      start: m.index,
+      end: m.index + text.length,
+      confidence: conf,
+      value: text,
+      validated: false,
+    });
+  };
+  if (!/\d/.test(raw)) return out;
+  each(ADDRESS_EN, raw, (m) => add(m, 'pii.street_address', 0.7));
+  each(ADDRESS_EU, raw, (m) => add(m, 'pii.street_address_eu', 0.65));
+  each(ADDRESS_NUMBERED, raw, (m) => {
+    // "in 2019 Apple released 3 phones" shapes: the middle must not be ordinary lower-case prose.
+    const words = m[0].split(/[ \t]+/).slice(1, -1);
+    if (words.some((w) => STOP.has(w.toLowerCase()))) return;
+    add(m, 'pii.street_address_numbered', 0.5);
+  });
+  each(ADDRESS_MILITARY, raw, (m) => add(m, 'pii.street_address_military', 0.7));
+  return out;
+}
+
+function findPersons(raw: string): PiiMatch[] {
+  const out: PiiMatch[] = [];
+  each(NAME, raw, (m) => {
+    let tokens = m[0].split(/[ \t]+/);
+    let start = m.index;
+    // Drop leading capitalised stop words ("The", "Dear", "Mr") and trailing particles.
+    while (tokens.length && STOP.has(tokens[0]!.replace(/\.$/, '').toLowerCase())) {
+      start += tokens[0]!.length + 1;
+      tokens = tokens.slice(1);
+    }
+    while (
+      tokens.length &&
+      (STOP.has(tokens[tokens.length - 1]!.toLowerCase()) || /^[a-z]/.test(tokens[tokens.length - 1]!))
+    )
+      tokens = tokens.slice(0, -1);
+    if (!tokens.length) return;
+    if (tokens.some((t) => STOP.has(t.toLowerCase()))) return;
+    const text = tokens.join(' ');
+    const end = start + text.length;
+    if (raw.slice(start, end) !== text) return;
+    // Context checks cost an RE2 call each: evaluate lazily, strongest first.
+    const before = lineBefore(raw, start);
+    const caps = tokens.filter((t) => /^\p{Lu}/u.test(t) && t.length > 2).length;
+    const atStart = sentenceStart(raw, start);
+    let conf = 0;
+    if (BEFORE_STRONG.test(before)) conf = caps >= 2 ? 0.9 : 0.8;
+    else if (AFTER_VERB.test(raw.slice(end, end + 24))) conf = caps >= 2 ? 0.75 : atStart ? 0.55 : 0.5;
+    else if (BEFORE_WEAK.test(before)) conf = caps >= 2 ? 0.75 : atStart ? 0 : 0.4;
+    else if (caps >= 2) conf = atStart ? 0.55 : 0.6;
+    // Whole line is a name (signature blocks, forms).
+    else if (atStart && /^[ \t]*(?:\n|$)/.test(raw.slice(end, end + 3)) && raw[start - 1] === '\n')
+      conf = 0.45;
+    // ALL-CAPS words and words glued to digits are not names.
+    if (/\d/.test(raw[end] ?? '')) conf = 0;
+    if (conf > 0)
+      out.push({
+        entityType: 'PERSON',
+        ruleId: 'pii.person',
+        start,
+        end,
+        confidence: conf,
+        value: text,
+        validated: false,
+      });
+  });
+  return out;
+}
+
+export function findNamesAndAddresses(raw: string): PiiMatch[] {
+  const addresses = findAddresses(raw);
+  // Street words are capitalised too: a name inside an address span is not a person.
+  const persons = findPersons(raw).filter((p) => !addresses.some((a) => p.start < a.end && a.start < p.end));
+  return [...addresses, ...persons];
+}

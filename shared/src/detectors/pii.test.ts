@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import {
+  aadhaarValid,
+  base58CheckValid,
+  bech32Valid,
+  cardIssuer,
+  cpfValid,
+  deTaxIdValid,
+  esNifValid,
+  itFiscalCodeValid,
+  luhnValid,
+  peselValid,
+  ssnValid,
+  ukNinoValid,
+} from './checksums';
+import { detectText } from './index';
+import { eip55Valid } from './keccak';
+import { findPii } from './pii';
+
+const types = (text: string) => findPii(text).map((m) => m.entityType);
+const one = (text: string, type: string) => findPii(text).find((m) => m.entityType === type);
+
+describe('checksums', () => {
+  it('validates cards, SSNs and national ids, and rejects near misses', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(cardIssuer('378282246310005')).toBe('amex');
+    expect(ssnValid('078051120')).toBe(false); // the Woolworth wallet example number
+    expect(ssnValid('536224510')).toBe(true);
+    for (const bad of ['000123456', '666123456', '900123456', '123004567', '123450000'])
+      expect(ssnValid(bad)).toBe(false);
+    expect(esNifValid('12345678Z')).toBe(true);
+    expect(esNifValid('12345678A')).toBe(false);
+    expect(esNifValid('X1234567L')).toBe(true);
+    expect(itFiscalCodeValid('RSSMRA85T10A562S')).toBe(true);
+    expect(itFiscalCodeValid('RSSMRA85T10A562T')).toBe(false);
+    expect(deTaxIdValid('86095742719')).toBe(true);
+    expect(deTaxIdValid('86095742718')).toBe(false);
+    expect(aadhaarValid('234123412346')).toBe(true);
+    expect(aadhaarValid('234123412347')).toBe(false);
+    expect(peselValid('44051401359')).toBe(true);
+    expect(peselValid('44051401358')).toBe(false);
+    expect(cpfValid('52998224725')).toBe(true);
+    expect(cpfValid('11111111111')).toBe(false);
+    expect(ukNinoValid('AB123456C')).toBe(true);
+    expect(ukNinoValid('GB123456C')).toBe(false);
+  });
+
+  it('validates crypto addresses (base58check, bech32, EIP-55)', () => {
+    expect(base58CheckValid('1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toBe(true);
+    expect(base58CheckValid('1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNb')).toBe(false);
+    expect(bech32Valid('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq')).toBe(true);
+    expect(bech32Valid('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdx')).toBe(false);
+    expect(eip55Valid('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe(true);
+    expect(eip55Valid('0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe(false);
+  });
+});
+
+describe('structured PII', () => {
+  it('finds emails, international phones, cards, IBANs, SSNs and IPs with raw offsets', () => {
+    const text =
+      'Mail jane.doe@example.com or call +44 20 7946 0958. Card 4111 1111 1111 1111, ' +
+      'IBAN DE89 3704 0044 0532 0130 00, SSN 536-22-4510, from 203.0.113.9 and 2001:db8::8a2e:370:7334.';
+    const found = findPii(text);
+    expect(found.map((m) => m.entityType).sort()).toEqual(
+      [
+        'CREDIT_CARD',
+        'EMAIL_ADDRESS',
+        'IBAN_CODE',
+        'IP_ADDRESS',
+        'IP_ADDRESS',
+        'PHONE_NUMBER',
+        'US_SSN',
+      ].sort(),
+    );
+    const email = found.find((m) => m.entityType === 'EMAIL_ADDRESS')!;
+    expect(text.slice(email.start, email.end)).toBe('jane.doe@example.com');
+    expect(found.every((m) => m.validated)).toBe(true);
+  });
+
+  it('gives checksum failures with context a lower confidence, and drops them without context', () => {
+    expect(one('my card 4111 1111 1111 1112', 'CREDIT_CARD')?.confidence).toBeLessThan(0.7);
+    expect(one('order 4111 1111 1111 1112 shipped', 'CREDIT_CARD')).toBeUndefined();
+    expect(one('my IBAN is GB94BARC10201530093458', 'IBAN_CODE')?.validated).toBe(false);
+    expect(one('ref GB94BARC10201530093458', 'IBAN_CODE')?.confidence ?? 0).toBeLessThan(0.5);
+  });
+
+  it('rejects SSNs in never-issued ranges and non-PII look-alikes', () => {
+    expect(types('SSN 666-12-3456 and 900-12-3456')).not.toContain('US_SSN');
+    expect(types('version 1.2.3.4 released on 2024-01-15 12:30')).toEqual([]);
+    expect(types('order id 2270-66-1551')).not.toContain('PHONE_NUMBER');
+    expect(types('999.1.1.1 is not an address')).not.toContain('IP_ADDRESS');
+  });
+
+  it('finds national ids with checksums and context', () => {
+    expect(types('Mi DNI es 12345678Z')).toContain('ES_NIF');
+    expect(types('codice fiscale RSSMRA85T10A562S')).toContain('IT_FISCAL_CODE');
+    expect(types('Steuer-ID: 86095742719')).toContain('DE_TAX_ID');
+    expect(types('Aadhaar 2341 2341 2346')).toContain('IN_AADHAAR');
+    expect(types('PESEL 44051401359')).toContain('PL_PESEL');
+    expect(types('NI number AB 12 34 56 C')).toContain('UK_NINO');
+  });
+
+  it('finds crypto wallets only when they validate', () => {
+    expect(types('send to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toContain('CRYPTO');
+    expect(types('send to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toContain('CRYPTO');
+    expect(types('hash 0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).not.toContain('CRYPTO');
+  });
+});
+
+describe('names and addresses', () => {
+  it('finds people from context and titles', () => {
+    expect(one('My name is Rubija', 'PERSON')?.value).toBe('Rubija');
+    expect(one('Hello, this is Dr. Kyle Kuefer. Who are you?', 'PERSON')?.value).toBe('Kyle Kuefer');
+    expect(types('The Weather Is Nice Today')).not.toContain('PERSON');
+  });
+
+  it('finds street addresses (English and European shapes)', () => {
+    expect(one('Ship it to 1600 Pennsylvania Avenue, Washington', 'STREET_ADDRESS')?.value).toContain(
+      '1600 Pennsylvania Avenue',
+    );
+    expect(one('I now live at Hauptstraße 5 in Berlin', 'STREET_ADDRESS')?.value).toBe('Hauptstraße 5');
+    expect(types('We sold 300 units in March')).not.toContain('STREET_ADDRESS');
+  });
+});
+
+describe('PII findings never carry the clear value', () => {
+  it('masks values in findings', () => {
+    const text = 'card 4111 1111 1111 1111, mail jane.doe@example.com';
+    const out = JSON.stringify(detectText(text));
+    expect(out).not.toContain('4111 1111 1111 1111');
+    expect(out).not.toContain('jane.doe@example.com');
+    expect(out).toContain('****1111');
+  });
+});

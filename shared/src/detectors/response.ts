@@ -1,0 +1,202 @@
+import RE2 from 're2';
+import { detectorVersion, maskValue, roundConfidence, severityFor, type Finding } from './finding';
+import { rawSpan, type FieldViews } from './views';
+
+/** Canary tokens echoed anywhere an agent writes: the response, tool inputs, hidden in any view. */
+export function detectCanaries(fv: FieldViews, field: string, canaries: readonly string[]): Finding[] {
+  const out: Finding[] = [];
+  for (const token of canaries) {
+    if (!token || token.length < 4) continue;
+    const lower = token.toLowerCase();
+    let hit: { start: number; end: number; view: string } | undefined;
+    const at = fv.raw.indexOf(token);
+    if (at >= 0) hit = { start: at, end: at + token.length, view: 'raw' };
+    else {
+      for (const v of fv.views) {
+        const i = v.text.indexOf(lower);
+        if (i < 0) continue;
+        const [start, end] = rawSpan(v, i, i + lower.length);
+        hit = { start, end, view: v.name };
+        break;
+      }
+    }
+    if (!hit) continue;
+    out.push({
+      detector: 'response',
+      detectorVersion,
+      ruleId: 'canary.echo',
+      threatType: 'canary_leak',
+      severity: 'critical',
+      confidence: hit.view === 'raw' ? 0.99 : 0.95,
+      field,
+      ...hit,
+      masked: maskValue(token),
+      explanation: `a configured canary token appears in ${field}${hit.view === 'raw' ? '' : ` (in the ${hit.view} view)`}: the system prompt or a protected document leaked`,
+    });
+  }
+  return out;
+}
+
+function words(text: string): Array<{ w: string; start: number; end: number }> {
+  const out: Array<{ w: string; start: number; end: number }> = [];
+  const re = /[\p{L}\p{N}]+/gu;
+  for (let m = re.exec(text); m; m = re.exec(text))
+    out.push({ w: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+const SHINGLE = 6;
+
+/** Verbatim runs of the system prompt in the response (6-word shingles), when the prompt is known. */
+function systemPromptOverlap(raw: string, systemPrompt: string, field: string): Finding | undefined {
+  const sp = words(systemPrompt);
+  if (sp.length < SHINGLE) return undefined;
+  const shingles = new Set<string>();
+  for (let i = 0; i + SHINGLE <= sp.length; i++)
+    shingles.add(
+      sp
+        .slice(i, i + SHINGLE)
+        .map((x) => x.w)
+        .join(' '),
+    );
+  const rw = words(raw);
+  let matched = 0;
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i + SHINGLE <= rw.length; i++) {
+    if (
+      !shingles.has(
+        rw
+          .slice(i, i + SHINGLE)
+          .map((x) => x.w)
+          .join(' '),
+      )
+    )
+      continue;
+    matched++;
+    if (first < 0) first = rw[i]!.start;
+    last = rw[i + SHINGLE - 1]!.end;
+  }
+  if (matched === 0) return undefined;
+  const coverage = matched / shingles.size;
+  if (matched < 2 && coverage < 0.5) return undefined;
+  const conf = roundConfidence(Math.min(0.98, 0.55 + coverage * 0.8 + Math.min(matched, 20) * 0.01));
+  return {
+    detector: 'response',
+    detectorVersion,
+    ruleId: 'leak.system_prompt_overlap',
+    threatType: 'system_prompt_leak',
+    severity: severityFor(conf, coverage >= 0.3 ? 'critical' : 'high'),
+    confidence: conf,
+    field,
+    start: first,
+    end: last,
+    view: 'raw',
+    explanation: `response repeats ${Math.round(coverage * 100)}% of the system prompt verbatim (${matched} six-word runs)`,
+  };
+}
+
+const LEAK_PHRASES = new RE2(
+  '(?:my|the)\\s+(?:system\\s+prompt|initial\\s+instructions|hidden\\s+instructions|original\\s+instructions)\\s+(?:is|are|says?|reads?)\\s*:?|(?:here\\s+(?:is|are)|below\\s+(?:is|are))\\s+my\\s+(?:system\\s+prompt|instructions|initial\\s+prompt)|i\\s+was\\s+(?:instructed|told|programmed)\\s+(?:by\\s+my\\s+developers?\\s+)?to\\s*:|^\\s*you\\s+are\\s+(?:chatgpt|claude|an?\\s+ai\\s+assistant)[^.\\n]{0,80}(?:trained|created|developed)\\s+by',
+  'gimu',
+);
+
+/** System-prompt leakage: verbatim overlap when the prompt is known, tell-tale phrasing otherwise. */
+export function detectSystemPromptLeak(fv: FieldViews, field: string, systemPrompt?: string): Finding[] {
+  const out: Finding[] = [];
+  if (systemPrompt) {
+    const f = systemPromptOverlap(fv.raw, systemPrompt, field);
+    if (f) out.push(f);
+  }
+  LEAK_PHRASES.lastIndex = 0;
+  const m = LEAK_PHRASES.exec(fv.raw);
+  if (m && out.length === 0) {
+    out.push({
+      detector: 'response',
+      detectorVersion,
+      ruleId: 'leak.system_prompt_phrase',
+      threatType: 'system_prompt_leak',
+      severity: 'medium',
+      confidence: 0.6,
+      field,
+      start: m.index,
+      end: m.index + m[0].length,
+      view: 'raw',
+      explanation: 'response announces or quotes its system prompt / hidden instructions',
+    });
+  }
+  return out;
+}
+
+const MD_LINK = new RE2(
+  '(!?)\\[[^\\]\\n]{0,200}\\]\\(\\s*<?(https?://[^)\\s>]{1,1000})>?(?:\\s+"[^"\\n]{0,200}")?\\s*\\)',
+  'gi',
+);
+const HTML_IMG = new RE2('<img\\b[^>]{0,300}?\\bsrc\\s*=\\s*["\']?(https?://[^"\'\\s>]{1,1000})', 'gi');
+const REF_IMG = new RE2('^\\s*\\[[^\\]\\n]{1,100}\\]:\\s*(https?://\\S{1,1000})', 'gim');
+
+/** How much data a URL carries in its query/fragment/path: long or encoded values are the tell. */
+function payloadOf(url: string): { score: number; why: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { score: 0, why: '' };
+  }
+  let best = 0;
+  let why = '';
+  const consider = (v: string, where: string) => {
+    const len = v.length;
+    const encoded = /^[A-Za-z0-9+/_-]{24,}={0,2}$/.test(v) || /%[0-9A-Fa-f]{2}.*%[0-9A-Fa-f]{2}/.test(v);
+    const spaces = /\s|\+|%20/.test(v) && len >= 20;
+    const s = len >= 64 ? 0.9 : encoded ? 0.85 : spaces ? 0.8 : len >= 24 ? 0.6 : 0;
+    if (s > best) {
+      best = s;
+      why = `${where} carries ${len} characters${encoded ? ' of encoded data' : spaces ? ' of text' : ''}`;
+    }
+  };
+  for (const [, v] of u.searchParams) consider(v, 'a query parameter');
+  if (u.hash.length > 1) consider(u.hash.slice(1), 'the fragment');
+  const lastSeg = u.pathname.split('/').pop() ?? '';
+  if (/^[A-Za-z0-9+_-]{40,}={0,2}$/.test(lastSeg)) consider(lastSeg, 'the path');
+  return { score: best, why };
+}
+
+/** Markdown/HTML images and links that would carry data to an external URL when rendered or clicked. */
+export function detectExfiltration(fv: FieldViews, field: string): Finding[] {
+  const raw = fv.raw;
+  if (!raw.includes('http')) return [];
+  const out: Finding[] = [];
+  const consider = (m: RegExpExecArray, url: string, image: boolean) => {
+    const { score, why } = payloadOf(url);
+    if (score === 0) return;
+    const conf = roundConfidence(image ? Math.min(0.97, score + 0.05) : score - 0.2);
+    if (conf < 0.5) return;
+    let host = '';
+    try {
+      host = new URL(url).host;
+    } catch {
+      /* unreachable: payloadOf parsed it */
+    }
+    out.push({
+      detector: 'response',
+      detectorVersion,
+      ruleId: image ? 'exfil.markdown_image' : 'exfil.markdown_link',
+      threatType: 'data_exfiltration',
+      severity: severityFor(conf, image ? 'critical' : 'high'),
+      confidence: conf,
+      field,
+      start: m.index,
+      end: m.index + m[0].length,
+      view: 'raw',
+      explanation: `${image ? 'image (fetched automatically when rendered)' : 'link'} to ${host}: ${why}`,
+    });
+  };
+  MD_LINK.lastIndex = 0;
+  for (let m = MD_LINK.exec(raw); m; m = MD_LINK.exec(raw)) consider(m, m[2] ?? '', m[1] === '!');
+  HTML_IMG.lastIndex = 0;
+  for (let m = HTML_IMG.exec(raw); m; m = HTML_IMG.exec(raw)) consider(m, m[1] ?? '', true);
+  REF_IMG.lastIndex = 0;
+  for (let m = REF_IMG.exec(raw); m; m = REF_IMG.exec(raw)) consider(m, m[1] ?? '', true);
+  return out;
+}

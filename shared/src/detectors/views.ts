@@ -1,0 +1,307 @@
+import RE2 from 're2';
+import { confusableFold, isLookalikeScript } from './confusables';
+import { decodeSegments } from './encodings';
+
+export type ViewName =
+  'raw' | 'nfkc' | 'despaced' | 'leet' | 'unicode_tags' | 'base64' | 'hex' | 'url' | 'rot13';
+
+/**
+ * One way of reading a field. Normalised views are lower-case. `map[i]` is the raw UTF-16 index of
+ * view character i; decoded views have no map and report their whole source segment instead.
+ */
+export interface TextView {
+  name: ViewName;
+  text: string;
+  map?: Int32Array;
+  /** View index i is raw index i (pure-ASCII fields: only the case changed). */
+  identity?: boolean;
+  segStart: number;
+  segEnd: number;
+}
+
+/** Evidence of hiding, counted while the views are built. */
+export interface ObfuscationSignals {
+  invisible: number;
+  tagChars: number;
+  bidi: number;
+  mixedScriptWords: number;
+  spacedRuns: number;
+  leetTokens: number;
+  decoded: number;
+  /** Raw offsets of the first hidden character, to point a finding at. */
+  firstHidden: number;
+}
+
+export interface FieldViews {
+  raw: string;
+  /** Lower-case NFKC + homoglyph folding + hidden characters removed; always present. */
+  normalized: TextView;
+  /** Every view worth matching, normalised first, `raw` excluded (rules run case-insensitive on views). */
+  views: TextView[];
+  signals: ObfuscationSignals;
+}
+
+export interface ViewOptions {
+  /** Decode base64/hex/url/rot13 segments (bounded). Default true. */
+  decode?: boolean;
+}
+
+function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
+  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0x2060 || cp === 0xfeff || cp === 0x00ad)
+    return 'zw';
+  if (cp >= 0x2061 && cp <= 0x2064) return 'zw';
+  if (cp === 0x180e || cp === 0x034f) return 'zw';
+  if (cp === 0x200e || cp === 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+    return 'bidi';
+  if (cp >= 0xe0000 && cp <= 0xe007f) return 'tag';
+  if (cp >= 0xfe00 && cp <= 0xfe0f) return 'zw';
+  return undefined;
+}
+
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+/** Map a view span back to raw UTF-16 offsets. */
+export function rawSpan(view: TextView, start: number, end: number): [number, number] {
+  if (view.identity) return [start, end];
+  if (!view.map) return [view.segStart, view.segEnd];
+  const s = view.map[Math.min(start, view.map.length - 1)] ?? view.segStart;
+  const e = (view.map[Math.max(start, Math.min(end, view.map.length) - 1)] ?? view.segEnd - 1) + 1;
+  return [s, Math.max(e, s + 1)];
+}
+
+/** Builder that appends view characters with their raw index (growable typed array, no per-char objects). */
+class ViewBuilder {
+  chars: string[] = [];
+  private idx = new Int32Array(256);
+  private n = 0;
+  push(s: string, rawIndex: number) {
+    this.chars.push(s);
+    if (this.n + s.length > this.idx.length) {
+      const next = new Int32Array(Math.max(this.idx.length * 2, this.n + s.length));
+      next.set(this.idx.subarray(0, this.n));
+      this.idx = next;
+    }
+    for (let k = 0; k < s.length; k++) this.idx[this.n++] = rawIndex;
+  }
+  /** Number of pushed parts, for rolling back a tentative run. */
+  mark(): [number, number] {
+    return [this.chars.length, this.n];
+  }
+  truncate([parts, n]: [number, number]) {
+    this.chars.length = parts;
+    this.n = n;
+  }
+  done(name: ViewName, segStart: number, segEnd: number): TextView {
+    return { name, text: this.chars.join(''), map: this.idx.slice(0, this.n), segStart, segEnd };
+  }
+}
+
+/** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
+function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; tags: string } {
+  if (!NON_ASCII.test(raw)) {
+    return {
+      view: { name: 'nfkc', text: raw.toLowerCase(), identity: true, segStart: 0, segEnd: raw.length },
+      tags: '',
+    };
+  }
+  const b = new ViewBuilder();
+  let lookalikes = false;
+  let tags = '';
+  for (let i = 0; i < raw.length;) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x80) {
+      b.push(c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : raw[i]!, i);
+      i++;
+      continue;
+    }
+    const cp = raw.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const hidden = isInvisible(cp);
+    if (hidden) {
+      signals.invisible++;
+      if (signals.firstHidden < 0) signals.firstHidden = i;
+      if (hidden === 'bidi') signals.bidi++;
+      if (hidden === 'tag') {
+        signals.tagChars++;
+        // Unicode tag characters mirror ASCII: "ASCII smuggling" hides a whole instruction in them.
+        if (cp >= 0xe0020 && cp <= 0xe007e) tags += String.fromCharCode(cp - 0xe0000);
+      }
+      i += width;
+      continue;
+    }
+    const ch = String.fromCodePoint(cp);
+    if (isLookalikeScript(cp) || confusableFold.has(cp)) lookalikes = true;
+    b.push(ch.normalize('NFKC').toLowerCase(), i);
+    i += width;
+  }
+  // Fold look-alike letters only inside words that also hold ASCII letters, so Russian or Greek text
+  // stays itself while "іgnоrе" (Cyrillic і, о, е) becomes "ignore".
+  const chars = b.chars;
+  let w = lookalikes ? 0 : chars.length;
+  while (w < chars.length) {
+    if (!/\p{L}/u.test(chars[w]!)) {
+      w++;
+      continue;
+    }
+    let e = w;
+    let ascii = false;
+    let look = false;
+    while (e < chars.length && /[\p{L}\p{M}]/u.test(chars[e]!)) {
+      const cp = chars[e]!.codePointAt(0)!;
+      if (isAsciiLetter(cp)) ascii = true;
+      else if (isLookalikeScript(cp) || confusableFold.has(cp)) look = true;
+      e++;
+    }
+    if (ascii && look) {
+      signals.mixedScriptWords++;
+      for (let k = w; k < e; k++) {
+        const f = confusableFold.get(chars[k]!.codePointAt(0)!);
+        if (f) chars[k] = f;
+      }
+    }
+    w = e;
+  }
+  return { view: b.done('nfkc', 0, raw.length), tags };
+}
+
+const SPACED_SEP = /[ .\-_*|/]/;
+// Single character classes only: linear in V8. Gate for the per-character despacing pass.
+const NON_ASCII = /[\u0080-\uffff]/;
+// Non-ASCII counts as a letter: byte-simple classes keep this gate cheap on every field.
+const L = '[a-z0-9\\x{80}-\\x{10FFFF}]';
+const NL = '[^a-z0-9\\x{80}-\\x{10FFFF}]';
+const SEP = '[ .\\-_*|/]{1,3}';
+const SPACED_HINT = new RE2(`(?:^|${NL})${L}${SEP}${L}${SEP}${L}${SEP}${L}(?:${NL}|$)`, 'u');
+// Leet gate: a letter next to a leet digit/symbol somewhere in the text.
+const LEET_HINT = /[a-z][013457@$8]|[013457@$8][a-z]/;
+
+/** Raw index of view character i. */
+function rawIndexAt(view: TextView, i: number): number {
+  return view.identity ? i : (view.map?.[i] ?? view.segStart);
+}
+
+/** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
+function despace(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+  const t = src.text;
+  if (!SPACED_HINT.test(t)) return undefined;
+  const at = (k: number) => rawIndexAt(src, k);
+  // Code-unit test, not a Unicode regex per character: non-ASCII counts as a letter here.
+  const isL = (k: number) => {
+    if (k < 0 || k >= t.length) return false;
+    const c = t.charCodeAt(k);
+    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c >= 0xc0;
+  };
+  const b = new ViewBuilder();
+  let changed = false;
+  let i = 0;
+  while (i < t.length) {
+    // A run starts at a lone letter followed by a separator and another lone letter.
+    if (isL(i) && !isL(i - 1) && !isL(i + 1) && i + 2 < t.length && SPACED_SEP.test(t[i + 1]!)) {
+      const mark = b.mark();
+      let j = i;
+      let letters = 0;
+      while (j < t.length && isL(j) && !isL(j + 1)) {
+        b.push(t[j]!, at(j));
+        letters++;
+        let k = j + 1;
+        while (k < t.length && SPACED_SEP.test(t[k]!) && k - j <= 4) k++;
+        if (k >= t.length || !isL(k) || isL(k + 1) || k === j + 1) {
+          j++;
+          break;
+        }
+        if (k - j - 1 >= 2) b.push(' ', at(j + 1));
+        j = k;
+      }
+      if (letters >= 4) {
+        signals.spacedRuns++;
+        changed = true;
+        i = j;
+        continue;
+      }
+      b.truncate(mark);
+    }
+    b.push(t[i]!, at(i));
+    i++;
+  }
+  return changed ? b.done('despaced', 0, src.segEnd) : undefined;
+}
+
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '@': 'a',
+  $: 's',
+};
+
+/**
+ * Undoes leetspeak as a skeleton: leet characters inside letter-bearing tokens become letters, and
+ * every `l` becomes `i` (1 stands for both), so rules run on this view are compiled with l→i too.
+ */
+function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+  const t = src.text;
+  if (!LEET_HINT.test(t)) return undefined;
+  let out = '';
+  let changed = false;
+  const tokenRe = /[a-z0-9@$]+/g;
+  let last = 0;
+  for (let m = tokenRe.exec(t); m; m = tokenRe.exec(t)) {
+    const tok = m[0];
+    out += t.slice(last, m.index);
+    last = m.index + tok.length;
+    let letters = 0;
+    let leet = 0;
+    for (const ch of tok) {
+      if (ch >= 'a' && ch <= 'z') letters++;
+      else leet++;
+    }
+    if (letters >= 2 && leet >= 1 && leet <= letters + 1) {
+      signals.leetTokens++;
+      changed = true;
+      let s = '';
+      for (const ch of tok) s += LEET[ch] ?? ch;
+      out += s;
+    } else out += tok;
+  }
+  out += t.slice(last);
+  if (!changed) return undefined;
+  const view: TextView = { name: 'leet', text: out.replace(/l/g, 'i'), segStart: 0, segEnd: src.segEnd };
+  if (src.identity) view.identity = true;
+  else if (src.map) view.map = src.map;
+  return view;
+}
+
+/** Builds every view of one field's text. Pure and bounded: decoding is depth- and size-limited. */
+export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
+  const signals: ObfuscationSignals = {
+    invisible: 0,
+    tagChars: 0,
+    bidi: 0,
+    mixedScriptWords: 0,
+    spacedRuns: 0,
+    leetTokens: 0,
+    decoded: 0,
+    firstHidden: -1,
+  };
+  const { view: normalized, tags } = normalize(raw, signals);
+  const views: TextView[] = [normalized];
+  if (tags.length >= 4) {
+    const hidden = signals.firstHidden;
+    views.push({ name: 'unicode_tags', text: tags.toLowerCase(), segStart: hidden, segEnd: raw.length });
+  }
+  const spaced = despace(normalized, signals);
+  if (spaced) views.push(spaced);
+  const leet = unleet(spaced ?? normalized, signals);
+  if (leet) views.push(leet);
+  if (opts.decode !== false) {
+    for (const d of decodeSegments(raw)) {
+      signals.decoded++;
+      views.push({ name: d.encoding, text: d.text.toLowerCase(), segStart: d.start, segEnd: d.end });
+    }
+  }
+  return { raw, normalized, views, signals };
+}
