@@ -126,3 +126,19 @@ export function stringFromEnv(
 export function clickhouseDatabase(env: Env = process.env): string {
   return stringFromEnv(env, 'CLICKHOUSE_DATABASE', 'warden', /^[A-Za-z_][A-Za-z0-9_]*$/);
 }
+
+/**
+ * Where a consumer group with no committed offsets starts: `earliest` (default: a new deployment
+ * processes everything the topics retain) or `latest` (only what arrives from now on).
+ */
+export function consumerStartsFromBeginning(env: Env = process.env): boolean {
+  const raw = env.WARDEN_CONSUMER_START?.trim() || 'earliest';
+  if (raw !== 'earliest' && raw !== 'latest') {
+    throw new ConfigError(
+      'WARDEN_CONSUMER_START',
+      `must be earliest or latest (got "${raw}")`,
+      'Unset it to use earliest.',
+    );
+  }
+  return raw === 'earliest';
+}

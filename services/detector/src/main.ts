@@ -1,5 +1,5 @@
 import { canariesFromEnv } from '@warden/shared/analysis/analyze';
-import { intFromEnv, loadEndpoints, stringFromEnv } from '@warden/shared/config';
+import { consumerStartsFromBeginning, intFromEnv, loadEndpoints, stringFromEnv } from '@warden/shared/config';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { createLogger } from '@warden/shared/logger';
@@ -31,6 +31,7 @@ const pipeline = new DetectorPipeline({
   logger: log,
   metrics,
   analyze: { canaries },
+  fromBeginning: consumerStartsFromBeginning(env),
 });
 
 await producer.connect();

@@ -1,5 +1,11 @@
 import { createClickhouse } from '@warden/shared/clickhouse/client';
-import { clickhouseDatabase, intFromEnv, loadEndpoints, stringFromEnv } from '@warden/shared/config';
+import {
+  clickhouseDatabase,
+  consumerStartsFromBeginning,
+  intFromEnv,
+  loadEndpoints,
+  stringFromEnv,
+} from '@warden/shared/config';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { topics } from '@warden/shared/kafka/topics';
 import { createLogger } from '@warden/shared/logger';
@@ -33,9 +39,10 @@ const pipeline = new SinkPipeline({
   groupId,
   logger: log,
   metrics,
-  maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 20_000, 1, 1_000_000),
+  maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 50_000, 1, 1_000_000),
   maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
   topics: [topics.interactions, topics.detections],
+  fromBeginning: consumerStartsFromBeginning(env),
 });
 
 await dlqProducer.connect();
