@@ -128,10 +128,7 @@ export class DetectorPipeline {
     return deadLetterMessage({
       originalTopic: topic,
       partition,
-      offset: message.offset,
-      key: message.key,
-      value: message.value,
-      headers: message.headers,
+      message,
       reason,
       step,
       consumer: this.opts.groupId,

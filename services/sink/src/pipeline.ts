@@ -168,10 +168,7 @@ export class SinkPipeline {
         deadLetterMessage({
           originalTopic: topic,
           partition,
-          offset: message.offset,
-          key: message.key,
-          value: message.value,
-          headers: message.headers,
+          message,
           reason,
           step,
           consumer: this.opts.groupId,
@@ -286,9 +283,7 @@ export class SinkPipeline {
         deadLetterMessage({
           originalTopic: `clickhouse:${r.table}`,
           partition: -1,
-          offset: '-1',
-          key: null,
-          value,
+          message: { offset: '-1', key: null, value },
           reason: r.reason,
           step: 'insert',
           consumer: this.opts.groupId,

@@ -1,7 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from '../clickhouse/client';
 import { sqlIdentifier, sqlString } from '../clickhouse/escape';
-import type { Severity } from '../schemas/detection';
+import type { DetectionRow } from '../clickhouse/rows';
+import type { Finding, Severity } from '../schemas/detection';
 import { INJECTION_THREATS, scopeSql, sqlLimit, type AccountRange } from './scope';
 
 /*
@@ -108,23 +109,8 @@ export function injectionAttemptsBySession(
   return injectionAttemptsBy('session_id', client, database, scope);
 }
 
-export interface FindingRow {
-  findingId: string;
-  detector: string;
-  detectorVersion: string;
-  ruleId: string;
-  threatType: string;
-  severity: Severity;
-  confidence: number;
-  field: string;
-  start: number;
-  end: number;
-  view: string;
-  entityType: string;
-  explanation: string;
-  masked: string;
-  analyzedMs: number;
-}
+/** A stored finding: the detector's Finding (empty strings where it had no entity or mask) plus its ids. */
+export type FindingRow = Required<Finding> & { findingId: string; analyzedMs: number };
 
 /** The current findings of one interaction (its newest analysis), in field and offset order. */
 export async function detectionsForInteraction(
@@ -134,23 +120,26 @@ export async function detectionsForInteraction(
 ): Promise<FindingRow[]> {
   const db = sqlIdentifier(database);
   const key = `account_id = ${sqlString(params.accountId)} AND interaction_id = ${sqlString(params.interactionId)}`;
-  const rows = await selectRows<{
-    finding_id: string;
-    detector: string;
-    detector_version: string;
-    rule_id: string;
-    threat_type: string;
-    severity: Severity;
-    confidence: number;
-    field: string;
-    span_start: number;
-    span_end: number;
-    view: string;
-    entity_type: string;
-    explanation: string;
-    masked: string;
-    analyzed_ms: number;
-  }>(
+  const rows = await selectRows<
+    Pick<
+      DetectionRow,
+      | 'finding_id'
+      | 'detector'
+      | 'detector_version'
+      | 'rule_id'
+      | 'threat_type'
+      | 'severity'
+      | 'confidence'
+      | 'field'
+      | 'span_start'
+      | 'span_end'
+      | 'view'
+      | 'entity_type'
+      | 'explanation'
+      | 'masked'
+      | 'analyzed_ms'
+    >
+  >(
     client,
     `SELECT finding_id, detector, detector_version, rule_id, threat_type, severity, confidence, field,
        span_start, span_end, view, entity_type, explanation, masked, analyzed_ms

@@ -3,10 +3,8 @@ import type { IHeaders, Message } from 'kafkajs';
 export interface DeadLetter {
   originalTopic: string;
   partition: number;
-  offset: string;
-  key: Buffer | string | null;
-  value: Buffer | string | null;
-  headers?: IHeaders;
+  /** The message as consumed (or, for a row ClickHouse refused, the row with offset -1). */
+  message: { offset: string; key: Buffer | string | null; value: Buffer | string | null; headers?: IHeaders };
   /** Why it can never be processed, in words an operator can act on. */
   reason: string;
   /** Which step gave up: decode, detect, insert, … */
@@ -21,13 +19,13 @@ export interface DeadLetter {
  */
 export function deadLetterMessage(d: DeadLetter): Message {
   return {
-    key: d.key,
-    value: d.value,
+    key: d.message.key,
+    value: d.message.value,
     headers: {
-      ...d.headers,
+      ...d.message.headers,
       'dlq-original-topic': d.originalTopic,
       'dlq-original-partition': String(d.partition),
-      'dlq-original-offset': d.offset,
+      'dlq-original-offset': d.message.offset,
       'dlq-reason': d.reason.slice(0, 1000),
       'dlq-step': d.step,
       'dlq-consumer': d.consumer,
