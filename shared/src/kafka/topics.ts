@@ -1,17 +1,37 @@
 import type { Admin, ITopicConfig } from 'kafkajs';
+import { ConfigError } from '../config';
 
 const day = 24 * 60 * 60 * 1000;
 
-export const topics = {
-  interactions: 'warden.interactions.v1',
-  detections: 'warden.detections.v1',
-  dlq: 'warden.dlq.v1',
-} as const;
+/**
+ * Topic names, optionally under a prefix (`WARDEN_TOPIC_PREFIX`, e.g. `staging.`): several Warden
+ * deployments, or a benchmark, can share one cluster without reading each other's records.
+ */
+export function topicNames(prefix = topicPrefixFromEnv()) {
+  return {
+    interactions: `${prefix}warden.interactions.v1`,
+    detections: `${prefix}warden.detections.v1`,
+    dlq: `${prefix}warden.dlq.v1`,
+  } as const;
+}
 
-export type TopicName = (typeof topics)[keyof typeof topics];
+function topicPrefixFromEnv(env: Record<string, string | undefined> = process.env): string {
+  const prefix = env.WARDEN_TOPIC_PREFIX?.trim() ?? '';
+  if (!/^[A-Za-z0-9._-]*$/.test(prefix)) {
+    throw new ConfigError(
+      'WARDEN_TOPIC_PREFIX',
+      `has characters Kafka topic names cannot hold ("${prefix}")`,
+      'Use letters, digits, dots, dashes and underscores.',
+    );
+  }
+  return prefix;
+}
+
+/** This process's topics. */
+export const topics = topicNames();
 
 export interface TopicSpec {
-  name: TopicName;
+  name: string;
   partitions: number;
   retentionMs: number;
   maxMessageBytes: number;
@@ -22,6 +42,8 @@ export interface TopicOptions {
   replicationFactor?: number;
   /** Replay window: how far back `warden replay` can reach. */
   retentionDays?: number;
+  /** Topic name prefix; default WARDEN_TOPIC_PREFIX. */
+  prefix?: string;
 }
 
 /** Explicit partitions, retention and message size for every topic Warden owns. */
@@ -30,10 +52,11 @@ export function topicSpecs(opts: TopicOptions = {}): TopicSpec[] {
   const retentionMs = (opts.retentionDays ?? 7) * day;
   // A record is at most 1 MiB serialized; the envelope adds a little.
   const maxMessageBytes = 2 * 1024 * 1024;
+  const names = opts.prefix === undefined ? topics : topicNames(opts.prefix);
   return [
-    { name: topics.interactions, partitions, retentionMs, maxMessageBytes },
-    { name: topics.detections, partitions, retentionMs, maxMessageBytes },
-    { name: topics.dlq, partitions: Math.min(partitions, 3), retentionMs: 30 * day, maxMessageBytes },
+    { name: names.interactions, partitions, retentionMs, maxMessageBytes },
+    { name: names.detections, partitions, retentionMs, maxMessageBytes },
+    { name: names.dlq, partitions: Math.min(partitions, 3), retentionMs: 30 * day, maxMessageBytes },
   ];
 }
 
