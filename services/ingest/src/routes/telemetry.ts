@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { requestFingerprint, validateIdempotencyKey } from '@warden/shared/idempotency/index';
 import { normalizePlatformPayload, platforms, type Platform } from '@warden/shared/platforms/index';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import type { InteractionEnvelope, TopicEnvelope } from '@warden/shared/schemas/envelope';
@@ -125,16 +125,16 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
       const answer = await handle();
       return reply.code(answer.status).send(answer.body);
     }
-    if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-      throw new ApiError('INVALID_REQUEST', 'Idempotency-Key must be 1-255 printable ASCII characters.', {
+    try {
+      validateIdempotencyKey(key);
+    } catch (err) {
+      throw new ApiError('INVALID_REQUEST', (err as Error).message, {
         field: 'Idempotency-Key',
         expected: '1-255 printable ASCII characters',
         received: `${key.length} characters`,
       });
     }
-    const fingerprint = createHash('sha256')
-      .update(`${req.url}\u0000${JSON.stringify(req.body)}`)
-      .digest('hex');
+    const fingerprint = requestFingerprint(`${req.url}\u0000${JSON.stringify(req.body)}`);
     const claim = await guards.claimIdempotency(caller, key, fingerprint);
     if (claim.state === 'replay') {
       return reply.code(claim.answer.status).header('idempotent-replayed', 'true').send(claim.answer.body);
