@@ -17,6 +17,8 @@ export interface RedisGuardsOptions {
   prefix?: string;
   /** Multiplies every tier's rate and burst (tests scale them down). */
   rateScale?: number;
+  /** Longest wait for Redis on a rate-limit check before deciding locally (default 50 ms). */
+  rateLimitTimeoutMs?: number;
 }
 
 export interface RedisGuards extends Guards {
@@ -41,6 +43,7 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     registry: opts.metrics,
     onRedisError: onError('rate limit'),
     ...(opts.rateScale !== undefined ? { scale: opts.rateScale } : {}),
+    ...(opts.rateLimitTimeoutMs !== undefined ? { timeoutMs: opts.rateLimitTimeoutMs } : {}),
   });
   // Large accounts reserve requests in chunks: one Redis round trip per chunk, not per request.
   // Chunk sizes follow the limits actually enforced (after WARDEN_RATE_SCALE).
