@@ -23,10 +23,9 @@ const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
 const HEX = new RE2('(?:\\\\x[0-9A-Fa-f]{2}){6,}|\\b(?:[0-9A-Fa-f]{2}[ :]?){8,}[0-9A-Fa-f]{2}\\b', 'g');
 const URLENC = new RE2('(?:%[0-9A-Fa-f]{2}[^\\s%]{0,3}){4,}', 'g');
 // ROT13 of words attackers hide: ignore, instructions, previous, system prompt, jailbreak, password.
-const ROT13_HINT = new RE2(
-  '\\b(?:vtaber|vafgehpgvbaf|cerivbhf|flfgrz|cebzcg|wnvyoernx|cnffjbeq|qvfertneq)\\b|\\brot[- ]?13\\b',
-  'i',
-);
+// A JS RegExp of bounded literals (linear: no repetition) — called on every field, it skips a native call.
+const ROT13_HINT =
+  /\b(?:vtaber|vafgehpgvbaf|cerivbhf|flfgrz|cebzcg|wnvyoernx|cnffjbeq|qvfertneq)\b|\brot[- ]?13\b/i;
 
 /** Share of decoded characters that look like language (letters, digits, spaces, punctuation). */
 function readable(s: string): boolean {
@@ -69,6 +68,30 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
   }
 }
 
+/**
+ * One linear pass that tells whether BASE64 or HEX can match at all: a run of 16 base64 characters,
+ * a `\\x` escape, or a run of hex digits and separators holding 18 hex digits. Most text has none.
+ */
+function encodedShapes(text: string): { base64: boolean; hex: boolean } {
+  let b64Run = 0;
+  let hexRun = 0;
+  let base64 = false;
+  let hex = text.includes('\\x');
+  for (let i = 0; i < text.length && !(base64 && hex); i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    const upper = c >= 65 && c <= 90;
+    const lower = c >= 97 && c <= 122;
+    if (digit || upper || lower || c === 43 || c === 47 || c === 95 || c === 45) {
+      if (++b64Run >= 16) base64 = true;
+    } else b64Run = 0;
+    if (digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) {
+      if (++hexRun >= 18) hex = true;
+    } else if (c !== 32 && c !== 58) hexRun = 0;
+  }
+  return { base64, hex };
+}
+
 /** Finds and decodes base64, hex, URL-encoded and ROT13 segments, recursing at most maxDepth times. */
 export function decodeSegments(raw: string): DecodedSegment[] {
   const out: DecodedSegment[] = [];
@@ -97,8 +120,9 @@ export function decodeSegments(raw: string): DecodedSegment[] {
       }
     };
     // Cheap literal gates before each regex: most text has no long token runs or escapes at all.
-    if (text.length >= 16) scan(BASE64, 'base64');
-    if (text.length >= 16) scan(HEX, 'hex');
+    const shapes = text.length >= 16 ? encodedShapes(text) : { base64: false, hex: false };
+    if (shapes.base64) scan(BASE64, 'base64');
+    if (shapes.hex) scan(HEX, 'hex');
     if (text.includes('%')) scan(URLENC, 'url');
     if (ROT13_HINT.test(text)) {
       const decoded = rot13(text.slice(0, DECODE_LIMITS.maxSegmentChars));

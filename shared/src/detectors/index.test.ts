@@ -19,7 +19,7 @@ describe('detector library', () => {
     expect(detectInteraction({})).toEqual([]);
   });
 
-  it('finishes a 1 MB adversarial input in well under a second (no catastrophic backtracking)', () => {
+  it('finishes a 1 MB adversarial input in under half a second (no catastrophic backtracking)', () => {
     const parts = [
       'a'.repeat(200_000),
       'ignore '.repeat(20_000),
@@ -35,6 +35,6 @@ describe('detector library', () => {
     detectText(text);
     detectText(text, 'response');
     const ms = (performance.now() - t0) / 2;
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(500);
   });
 });

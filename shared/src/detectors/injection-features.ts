@@ -34,9 +34,23 @@ function isPunct(c: number): boolean {
 /**
  * Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length.
  */
+// Reusable dedup scratch (one bit per bucket, cleared after each call): no Set, no per-call allocation.
+const MARK = new Uint8Array(1 << FEATURE_BITS);
+let found = new Uint32Array(1024);
+
 export function featureIndices(text: string): Uint32Array {
-  const seen = new Set<number>();
-  const add = (h: number) => seen.add(h & MASK);
+  let n = 0;
+  const add = (h: number) => {
+    const k = h & MASK;
+    if (MARK[k]) return;
+    MARK[k] = 1;
+    if (n === found.length) {
+      const next = new Uint32Array(found.length * 2);
+      next.set(found);
+      found = next;
+    }
+    found[n++] = k;
+  };
   let prevWord = 0;
   let prevCjk = 0;
   let wordHash = FNV_OFFSET;
@@ -95,7 +109,9 @@ export function featureIndices(text: string): Uint32Array {
   }
   endWord();
   endToken();
-  return Uint32Array.from(seen);
+  const out = found.slice(0, n);
+  for (let k = 0; k < n; k++) MARK[out[k]!] = 0;
+  return out;
 }
 
 /** Splits long text into windows of at most `max` characters, cut at sentence or line ends. */

@@ -16,6 +16,11 @@ export interface InjectionRule {
   pattern: string;
   /** Literal stems (lower-case) of which at least one must be in the view before the pattern runs. */
   needs: string[];
+  /**
+   * Optional second gate: at least one of these stems must also be in the view (every branch of
+   * the pattern needs one). Cuts RE2 passes on benign text where a `needs` stem is a common word.
+   */
+  also?: string[];
 }
 
 const EN_OVERRIDE_VERB =
@@ -157,6 +162,7 @@ export const injectionRules: InjectionRule[] = [
   },
   {
     id: 'override.new_instructions',
+    also: ['instructions', 'rules', 'directives', 'orders', 'longer', 'instead'],
     needs: ['new', 'updated', 'real', 'actual', 'revised', 'true', 'secret', 'longer', 'instead'],
     threatType: 'prompt_injection',
     weight: 0.5,
@@ -166,6 +172,23 @@ export const injectionRules: InjectionRule[] = [
   },
   {
     id: 'override.from_now_on',
+    also: [
+      'from',
+      'ahora',
+      'jetzt',
+      'nun',
+      'sofort',
+      'maintenant',
+      'désormais',
+      'agora',
+      'ora',
+      'момента',
+      'отныне',
+      '现在',
+      '現在',
+      '今から',
+      'これから',
+    ],
     needs: [
       'now',
       'moment',
@@ -193,6 +216,26 @@ export const injectionRules: InjectionRule[] = [
   // ── system prompt extraction ────────────────────────────────────────────────────────────────
   {
     id: 'extraction.system_prompt.en',
+    also: [
+      'reveal',
+      'show',
+      'print',
+      'display',
+      'output',
+      'repeat',
+      'recite',
+      'tell',
+      'give',
+      'share',
+      'leak',
+      'dump',
+      'expose',
+      'write',
+      'spell',
+      'paste',
+      'return',
+      'what',
+    ],
     needs: ['system', 'prompt', 'instruction', 'message'],
     threatType: 'prompt_injection',
     weight: 0.85,
@@ -273,6 +316,7 @@ export const injectionRules: InjectionRule[] = [
   },
   {
     id: 'delimiter.fake_system_section',
+    also: ['##', '<', '{', '[', ':'],
     needs: ['system', 'admin', 'developer', 'instructions', 'sys>'],
     threatType: 'prompt_injection',
     weight: 0.45,
@@ -283,6 +327,22 @@ export const injectionRules: InjectionRule[] = [
   // ── indirect injection: instructions addressed to the AI inside data ────────────────────────
   {
     id: 'indirect.addressed_to_ai',
+    also: [
+      'attention',
+      'note',
+      'message',
+      'instruction',
+      'important',
+      'notice',
+      'hey',
+      'dear',
+      'reading',
+      'processing',
+      'summari',
+      'parsing',
+      'analy',
+      'if',
+    ],
     needs: ['ai', 'assistant', 'llm', 'model', 'chatbot', 'bot', 'agent', 'gpt', 'claude', 'copilot'],
     threatType: 'prompt_injection',
     weight: 0.55,
@@ -293,6 +353,7 @@ export const injectionRules: InjectionRule[] = [
   },
   {
     id: 'indirect.response_directive',
+    also: ['response', 'answer', 'repl', 'output', 'summary'],
     needs: ['your'],
     threatType: 'prompt_injection',
     weight: 0.4,

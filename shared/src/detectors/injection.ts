@@ -9,19 +9,101 @@ import { rawSpan, type FieldViews, type TextView } from './views';
 const GAP = '[\\s\\pP\\pS]*';
 const WORD_START = '(?:^|[^a-z0-9\\x{80}-\\x{10FFFF}])';
 
-interface CompiledRule {
-  rule: InjectionRule;
-  re: RE2;
-  /** Same pattern with l→i, for the leet skeleton view. */
-  skeleton: RE2;
-  skeletonNeeds: string[];
+/** Top-level `|` branches of an RE2 pattern (outside groups and character classes). */
+export function splitBranches(src: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let from = 0;
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i];
+    if (ch === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (ch === ']') inClass = false;
+      continue;
+    }
+    if (ch === '[') {
+      inClass = true;
+      // A `]` right after `[` or `[^` is a literal member.
+      if (src[i + 1] === '^') i++;
+      if (src[i + 1] === ']') i++;
+    } else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === '|' && depth === 0) {
+      out.push(src.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(src.slice(from));
+  return out;
 }
 
-function compile(pattern: string, skeleton: boolean): RE2 {
-  let src = pattern.replaceAll('~', GAP).replaceAll('⟨', WORD_START);
+/**
+ * Finds a rule's leftmost match. Some whole-rule automata are large enough that RE2 falls back to
+ * its slow engine when locating a match (50–150 µs on 2 KB); each top-level branch alone stays
+ * small. Leftmost-first semantics are kept exactly: the branch whose match starts first wins, and
+ * on a tie the earlier branch (the one the whole alternation would have tried first).
+ */
+class Locator {
+  private whole?: RE2;
+  private branches?: RE2[];
+  private set?: InstanceType<typeof RE2.Set>;
+  constructor(private readonly src: string) {}
+  /** Compiled on first use: most rules never match, and the skeleton forms serve leet views only. */
+  private prepare() {
+    this.whole = new RE2(this.src, 'gu');
+    this.branches = [];
+    const parts = splitBranches(this.src);
+    if (parts.length < 2) return;
+    try {
+      this.branches = parts.map((b) => new RE2(b, 'gu'));
+      this.set = new RE2.Set(parts, 'u');
+    } catch {
+      this.branches = [];
+      this.set = undefined;
+    }
+  }
+  exec(text: string): RegExpExecArray | null {
+    if (!this.whole) this.prepare();
+    if (this.set) {
+      try {
+        let best: RegExpExecArray | null = null;
+        for (const k of this.set.match(text)) {
+          const re = this.branches![k]!;
+          re.lastIndex = 0;
+          const m = re.exec(text);
+          if (m && (!best || m.index < best.index)) best = m;
+        }
+        return best;
+      } catch {
+        // The set gave up (DFA memory on huge input): the whole pattern answers instead.
+      }
+    }
+    this.whole!.lastIndex = 0;
+    return this.whole!.exec(text);
+  }
+}
+
+interface CompiledRule {
+  rule: InjectionRule;
+  re: Locator;
+  /** Same pattern with l→i, for the leet skeleton view. */
+  skeleton: Locator;
+  skeletonNeeds: string[];
+  skeletonAlso?: string[];
+}
+
+function source(pattern: string, skeleton: boolean): string {
+  const src = pattern.replaceAll('~', GAP).replaceAll('⟨', WORD_START);
   // Skeleton: fold l to i in literal letters only (there are no `\l` escapes in the rules).
-  if (skeleton) src = src.replace(/l/g, 'i');
-  return new RE2(src, 'gu');
+  return skeleton ? src.replace(/l/g, 'i') : src;
+}
+
+function compile(pattern: string, skeleton: boolean): Locator {
+  return new Locator(source(pattern, skeleton));
 }
 
 const compiled: CompiledRule[] = injectionRules.map((rule) => ({
@@ -29,7 +111,113 @@ const compiled: CompiledRule[] = injectionRules.map((rule) => ({
   re: compile(rule.pattern, false),
   skeleton: compile(rule.pattern, true),
   skeletonNeeds: rule.needs.map((n) => n.replace(/l/g, 'i')),
+  skeletonAlso: rule.also?.map((n) => n.replace(/l/g, 'i')),
 }));
+
+/**
+ * Every rule in a few RE2.Set automata: one linear pass per set says which rules match a view, so a
+ * benign view costs a handful of native calls instead of one per rule. RE2 caps a set's memory,
+ * hence chunks; a chunk that does not compile leaves its rules to the per-rule path.
+ */
+interface RuleSet {
+  set: InstanceType<typeof RE2.Set>;
+  /** Rule index of each pattern in the set. */
+  rules: number[];
+}
+const SET_CHUNK = 10;
+function buildSets(skeleton: boolean): { sets: RuleSet[]; loose: number[] } {
+  const sets: RuleSet[] = [];
+  const loose: number[] = [];
+  for (let i = 0; i < compiled.length; i += SET_CHUNK) {
+    const rules = compiled.slice(i, i + SET_CHUNK).map((_, k) => i + k);
+    try {
+      const set = new RE2.Set(
+        rules.map((r) => source(compiled[r]!.rule.pattern, skeleton)),
+        'u',
+      );
+      sets.push({ set, rules });
+    } catch {
+      loose.push(...rules);
+    }
+  }
+  return { sets, loose };
+}
+const RULE_SETS: Partial<Record<'plain' | 'skeleton', ReturnType<typeof buildSets>>> = {};
+
+/** Indices of the rules that match a view, or undefined when a set gives up (DFA memory on huge input). */
+function setCandidates(view: TextView, hits: Map<string, Hit>): Set<number> | undefined {
+  const kind = view.name === 'leet' ? 'skeleton' : 'plain';
+  const { sets, loose } = (RULE_SETS[kind] ??= buildSets(kind === 'skeleton'));
+  const out = new Set<number>(loose);
+  try {
+    for (const { set, rules } of sets) {
+      if (rules.every((r) => hits.has(compiled[r]!.rule.id))) continue;
+      for (const k of set.match(view.text)) out.add(rules[k]!);
+    }
+  } catch {
+    return undefined;
+  }
+  return out;
+}
+
+/**
+ * One-pass literal prefilter (fallback when a set gives up): a single JS RegExp alternation of every rule's `needs` stems (plain
+ * literals, no quantifiers: linear), run once per view. Each hit position is checked against the
+ * stems that start with that character, so overlapping stems are all found.
+ */
+const ALL_NEEDS = [
+  ...new Set(
+    compiled.flatMap((c) => [
+      ...c.rule.needs,
+      ...c.skeletonNeeds,
+      ...(c.rule.also ?? []),
+      ...(c.skeletonAlso ?? []),
+    ]),
+  ),
+];
+const NEEDS_BY_FIRST = new Map<number, string[]>();
+for (const n of ALL_NEEDS) {
+  const k = n.charCodeAt(0);
+  const list = NEEDS_BY_FIRST.get(k) ?? [];
+  list.push(n);
+  NEEDS_BY_FIRST.set(k, list);
+}
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Literal alternation factored into a trie (`ig(?:nor|...)`): the engine branches once per character. */
+function trieSource(words: string[]): string {
+  const groups = new Map<string, string[]>();
+  let empty = false;
+  for (const w of words) {
+    if (!w) {
+      empty = true;
+      continue;
+    }
+    const head = String.fromCodePoint(w.codePointAt(0)!);
+    const rest = groups.get(head) ?? [];
+    rest.push(w.slice(head.length));
+    groups.set(head, rest);
+  }
+  const alts = [...groups].map(([head, rest]) => {
+    const tail = trieSource(rest);
+    return escapeRe(head) + (tail ? (tail.includes('|') || tail.endsWith('?') ? `(?:${tail})` : tail) : '');
+  });
+  // A stem that is a prefix of another ends here: the shorter match is enough to record a hit.
+  if (empty) return alts.length ? `(?:${alts.join('|')})?` : '';
+  return alts.join('|');
+}
+const NEEDS_RE = new RegExp(trieSource(ALL_NEEDS), 'gu');
+
+/** The set of `needs` stems present in a text. */
+export function presentNeeds(text: string): Set<string> {
+  const found = new Set<string>();
+  NEEDS_RE.lastIndex = 0;
+  for (let m = NEEDS_RE.exec(text); m; m = NEEDS_RE.exec(text)) {
+    const at = m.index;
+    for (const n of NEEDS_BY_FIRST.get(text.charCodeAt(at))!) if (text.startsWith(n, at)) found.add(n);
+    NEEDS_RE.lastIndex = at + 1;
+  }
+  return found;
+}
 
 export interface InjectionContext {
   field: string;
@@ -50,13 +238,22 @@ const MODEL_RULE = 'model.injection_lr';
 export const INJECTION_THRESHOLD = 0.5;
 
 function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext) {
-  for (const c of compiled) {
+  const candidates = setCandidates(view, hits);
+  let present: Set<string> | undefined;
+  for (let i = 0; i < compiled.length; i++) {
+    const c = compiled[i]!;
     if (hits.has(c.rule.id)) continue;
-    // Multi-pattern prefilter: a literal scan (memchr-fast) decides whether the RE2 pattern runs.
-    const needs = view.name === 'leet' ? c.skeletonNeeds : c.rule.needs;
-    if (!needs.some((n) => view.text.includes(n))) continue;
+    if (candidates) {
+      if (!candidates.has(i)) continue;
+    } else {
+      // Multi-pattern literal prefilter: one pass per view decides which RE2 patterns run at all.
+      present ??= presentNeeds(view.text);
+      const needs = view.name === 'leet' ? c.skeletonNeeds : c.rule.needs;
+      if (!needs.some((n) => present!.has(n))) continue;
+      const also = view.name === 'leet' ? c.skeletonAlso : c.rule.also;
+      if (also && !also.some((n) => present!.has(n))) continue;
+    }
     const re = view.name === 'leet' ? c.skeleton : c.re;
-    re.lastIndex = 0;
     const m = re.exec(view.text);
     if (!m) continue;
     // Trim the word-start context char the pattern may have consumed.
@@ -71,7 +268,16 @@ function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext
 /** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
 export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
   const hits = new Map<string, Hit>();
-  for (const view of fv.views) matchView(view, hits, ctx);
+  // Repeated encoded payloads decode to identical views: matching one copy finds everything.
+  const seen = new Set<string>();
+  for (const view of fv.views) {
+    if (view.name !== 'nfkc') {
+      const key = `${view.name}\u0000${view.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    matchView(view, hits, ctx);
+  }
   const model = scoreInjectionModel(fv.normalized.text);
 
   const ruleEvidence = [...hits.values()];

@@ -36,7 +36,13 @@ export interface PiiMatch {
 /** Matches below this confidence are dropped (format-only guesses without context). */
 export const PII_MIN_CONFIDENCE = 0.4;
 
-const g = (src: string) => new RE2(src, 'gu');
+/** Source of every full-text pattern, for the one-pass RE2.Set pre-check in findStructured. */
+const SOURCES = new Map<RE2, string>();
+const g = (src: string) => {
+  const re = new RE2(src, 'gu');
+  SOURCES.set(re, src);
+  return re;
+};
 
 const EMAIL = g(
   '[A-Za-z0-9._%+\\-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9\\-]{0,62}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9\\-]{0,62}[A-Za-z0-9])?)*\\.[A-Za-z]{2,24}',
@@ -60,7 +66,8 @@ const IT_CF = g(
 const FI_HETU = g('\\b\\d{6}[-+A]\\d{3}[0-9A-Y]\\b');
 const CPF = g('\\b\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}\\b');
 
-const ctx = (src: string) => new RE2(src, 'iu');
+// Context patterns only ever test short slices around a match (≤ ~80 characters): plain JS RegExps.
+const ctx = (src: string) => new RegExp(src, 'iu');
 const CARD_CTX = ctx(
   'card|\\bcc\\b|credit|debit|visa|master|amex|american express|payment|billing|charge|pan\\b',
 );
@@ -73,7 +80,7 @@ const NOT_PHONE_CTX = ctx(
   'licen[cs]e|passport|order|invoice|tracking|serial|account|ssn|social security|iban|card|\\bid\\b|zip|postal',
 );
 const CRYPTO_CTX = ctx('btc|bitcoin|wallet|eth\\b|ethereum|crypto|send .{0,10}coins?');
-const ID_CTX: Array<{ type: string; re: RE2; valid: (d: string) => boolean; digits: number[] }> = [
+const ID_CTX: Array<{ type: string; re: RegExp; valid: (d: string) => boolean; digits: number[] }> = [
   {
     type: 'DE_TAX_ID',
     re: ctx('steuer|tax.?id|idnr|identifikationsnummer|tin\\b'),
@@ -89,7 +96,7 @@ const NINO_CTX = ctx('national insurance|\\bnino\\b|\\bni\\b|\\bni number');
 const NIF_CTX = ctx('\\bdni\\b|\\bnif\\b|\\bnie\\b|documento|identidad');
 const CF_CTX = ctx('codice fiscale|fiscal|\\bcf\\b');
 
-function near(raw: string, start: number, end: number, re: RE2, before = 48, after = 24): boolean {
+function near(raw: string, start: number, end: number, re: RegExp, before = 48, after = 24): boolean {
   return re.test(raw.slice(Math.max(0, start - before), Math.min(raw.length, end + after)));
 }
 
@@ -101,7 +108,7 @@ function isAlnum(c: string | undefined): boolean {
   return c !== undefined && /[\p{L}\p{N}]/u.test(c);
 }
 
-function each(re: RE2, raw: string, fn: (m: RegExpExecArray) => void) {
+function eachMatch(re: RE2, raw: string, fn: (m: RegExpExecArray) => void) {
   re.lastIndex = 0;
   for (let m = re.exec(raw); m; m = re.exec(raw)) {
     fn(m);
@@ -111,13 +118,71 @@ function each(re: RE2, raw: string, fn: (m: RegExpExecArray) => void) {
 
 const onlyDigits = (s: string) => s.replace(/\D/g, '');
 
+/** Character-shape counts from one pass: each pattern below runs only if its shape can occur. */
+function shapes(raw: string) {
+  let digits = 0;
+  let digitRun = 0;
+  let maxDigitRun = 0;
+  let alnumRun = 0;
+  let maxAlnumRun = 0;
+  let colons = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits++;
+      if (++digitRun > maxDigitRun) maxDigitRun = digitRun;
+    } else digitRun = 0;
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (++alnumRun > maxAlnumRun) maxAlnumRun = alnumRun;
+    } else alnumRun = 0;
+    if (c === 58) colons++;
+  }
+  return { digits, maxDigitRun, maxAlnumRun, colons };
+}
+
+let structuredSet: { set: InstanceType<typeof RE2.Set>; res: RE2[] } | null | undefined;
+
+/**
+ * The full-text patterns that match somewhere in `raw`, from one RE2.Set pass (each pattern alone
+ * is a full pass too: on 1 MB that is ~2 ms apiece). Undefined when the set is unavailable or gives
+ * up (DFA memory), in which case every pattern runs.
+ */
+function matchingPatterns(raw: string): Set<RE2> | undefined {
+  if (structuredSet === undefined) {
+    const res = [...SOURCES.keys()];
+    try {
+      structuredSet = {
+        set: new RE2.Set(
+          res.map((r) => SOURCES.get(r)!),
+          'u',
+        ),
+        res,
+      };
+    } catch {
+      structuredSet = null;
+    }
+  }
+  if (!structuredSet) return undefined;
+  try {
+    return new Set(structuredSet.set.match(raw).map((k) => structuredSet!.res[k]!));
+  } catch {
+    return undefined;
+  }
+}
+
 function findStructured(raw: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   const push = (m: Omit<PiiMatch, 'value'>) => {
     if (m.confidence >= PII_MIN_CONFIDENCE) out.push({ ...m, value: raw.slice(m.start, m.end) });
   };
   const hasAt = raw.includes('@');
-  const digits = /\d/.test(raw);
+  const shape = shapes(raw);
+  const digits = shape.digits > 0;
+  // One set pass decides which of the pattern scans below can find anything at all.
+  const can = digits || hasAt ? matchingPatterns(raw) : undefined;
+  const each = (re: RE2, text: string, fn: (m: RegExpExecArray) => void) => {
+    if (!can || can.has(re)) eachMatch(re, text, fn);
+  };
 
   if (hasAt) {
     each(EMAIL, raw, (m) => {
@@ -133,7 +198,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   }
-  if (digits && raw.includes('.')) {
+  if (shape.digits >= 4 && raw.includes('.')) {
     each(IPV4, raw, (m) => {
       const s = m.index;
       const e = s + m[0].length;
@@ -153,7 +218,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   }
-  if (raw.includes(':')) {
+  if (shape.colons >= 2) {
     each(IPV6, raw, (m) => {
       const v = m[0];
       if (v.length < 6 || !isIPv6(v.split('%')[0]!) || !/[0-9a-fA-F]{2}/.test(v)) return;
@@ -170,168 +235,186 @@ function findStructured(raw: string): PiiMatch[] {
   }
   if (!digits) return out;
 
-  each(SSN, raw, (m) => {
-    const s = m.index;
-    const e = s + m[0].length;
-    if (isDigit(raw[s - 1]) || isDigit(raw[e]) || raw[s - 1] === '-' || raw[e] === '-') return;
-    const d = onlyDigits(m[0]);
-    const context = near(raw, s, e, SSN_CTX);
-    if (!ssnValid(d)) return;
-    const conf = m[1] === '-' ? (context ? 0.95 : 0.8) : context ? 0.85 : 0.45;
-    push({ entityType: 'US_SSN', ruleId: 'pii.us_ssn', start: s, end: e, confidence: conf, validated: true });
-  });
-
-  each(IBAN, raw, (m) => {
-    if (isAlnum(raw[m.index - 1])) return;
-    const cc = m[0].slice(0, 2).toUpperCase();
-    const spec = (countrySpecs as Record<string, { chars?: number } | undefined>)[cc];
-    if (!spec?.chars) return;
-    // The pattern may run into the next word: cut the raw match where the country's length ends.
-    let count = 0;
-    let cut = m[0].length;
-    for (let i = 0; i < m[0].length; i++) {
-      if (/[A-Za-z0-9]/.test(m[0][i]!)) count++;
-      if (count === spec.chars) {
-        cut = i + 1;
-        break;
-      }
-    }
-    if (count < spec.chars) return;
-    const value = m[0].slice(0, cut);
-    if (isAlnum(raw[m.index + cut]) && !/[ -]/.test(m[0][cut] ?? '')) return;
-    const e = m.index + cut;
-    const valid = isValidIBAN(electronicFormatIBAN(value) ?? '');
-    const context = near(raw, m.index, e, IBAN_CTX, 60);
-    // Synthetic and mistyped IBANs fail mod-97; right country length plus banking context still counts.
-    const conf = valid ? 0.97 : context ? 0.65 : /^[A-Z]{2}\d{2}[A-Z]{4}/.test(value) ? 0.45 : 0;
-    push({
-      entityType: 'IBAN_CODE',
-      ruleId: valid ? 'pii.iban' : 'pii.iban_format',
-      start: m.index,
-      end: e,
-      confidence: conf,
-      validated: valid,
-    });
-  });
-
-  each(DIGIT_RUN, raw, (m) => {
-    const s = m.index;
-    let text = m[0];
-    while (text.length && !isDigit(text[text.length - 1])) text = text.slice(0, -1);
-    const e = s + text.length;
-    if (isDigit(raw[s - 1]) || isDigit(raw[e]) || /[\d][.,]$/.test(raw.slice(s - 2, s))) return;
-    const d = onlyDigits(text);
-    if (d.length > 19) return;
-    // Dotted digit groups are IPs, versions or amounts, never cards.
-    if (text.includes('.')) return;
-    if (d.length >= 12 && d.length <= 19) {
-      const luhn = luhnValid(d);
-      const issuer = cardIssuer(d);
-      const context = near(raw, s, e, CARD_CTX, 48, 16);
-      let conf = 0;
-      if (luhn && issuer) conf = context ? 0.97 : 0.9;
-      else if (luhn) conf = context ? 0.85 : 0.55;
-      // Checksum fails (typos, synthetic data): a card-like number right after card wording.
-      else if (context) conf = issuer ? 0.65 : 0.55;
-      if (/^(\d)\1+$/.test(d)) conf = 0;
-      if (conf > 0) {
-        push({
-          entityType: 'CREDIT_CARD',
-          ruleId: luhn ? 'pii.credit_card' : 'pii.credit_card_format',
-          start: s,
-          end: e,
-          confidence: conf,
-          validated: luhn,
-        });
-        return;
-      }
-    }
-    for (const id of ID_CTX) {
-      if (!id.digits.includes(d.length) || !near(raw, s, e, id.re, 40, 10)) continue;
-      const valid = id.valid(d);
-      push({
-        entityType: id.type,
-        ruleId: `pii.${id.type.toLowerCase()}`,
-        start: s,
-        end: e,
-        confidence: valid ? 0.9 : 0.45,
-        validated: valid,
-      });
-      return;
-    }
-    if (d.length === 12 && /^\d{4}[ -]\d{4}[ -]\d{4}$/.test(text) && aadhaarValid(d)) {
-      push({
-        entityType: 'IN_AADHAAR',
-        ruleId: 'pii.in_aadhaar',
-        start: s,
-        end: e,
-        confidence: 0.6,
-        validated: true,
-      });
-    } else if (d.length === 9 && SSN_CTX.test(raw.slice(Math.max(0, s - 40), s)) && ssnValid(d)) {
+  if (shape.maxDigitRun >= 3)
+    each(SSN, raw, (m) => {
+      const s = m.index;
+      const e = s + m[0].length;
+      if (isDigit(raw[s - 1]) || isDigit(raw[e]) || raw[s - 1] === '-' || raw[e] === '-') return;
+      const d = onlyDigits(m[0]);
+      const context = near(raw, s, e, SSN_CTX);
+      if (!ssnValid(d)) return;
+      const conf = m[1] === '-' ? (context ? 0.95 : 0.8) : context ? 0.85 : 0.45;
       push({
         entityType: 'US_SSN',
         ruleId: 'pii.us_ssn',
         start: s,
         end: e,
-        confidence: 0.75,
+        confidence: conf,
         validated: true,
       });
-    }
-  });
+    });
 
-  each(PHONE, raw, (m) => {
-    let text = m[0];
-    let s = m.index;
-    while (text.length && /[\s.-]/.test(text[text.length - 1]!)) text = text.slice(0, -1);
-    while (text.length && /[\s.-]/.test(text[0]!)) {
-      text = text.slice(1);
-      s++;
-    }
-    const e = s + text.length;
-    const d = onlyDigits(text);
-    if (d.length < 7 || d.length > 15) return;
-    if (isAlnum(raw[s - 1]) || isAlnum(raw[e]) || raw[e] === '@' || raw[s - 1] === '.' || raw[s - 1] === '/')
-      return;
-    // Dates, times and version-like runs are not phone numbers.
-    if (
-      /^\d{4}[-./]\d{1,2}[-./]\d{1,2}|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$|^\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(
-        text,
+  if (shape.maxAlnumRun >= 4)
+    each(IBAN, raw, (m) => {
+      if (isAlnum(raw[m.index - 1])) return;
+      const cc = m[0].slice(0, 2).toUpperCase();
+      const spec = (countrySpecs as Record<string, { chars?: number } | undefined>)[cc];
+      if (!spec?.chars) return;
+      // The pattern may run into the next word: cut the raw match where the country's length ends.
+      let count = 0;
+      let cut = m[0].length;
+      for (let i = 0; i < m[0].length; i++) {
+        if (/[A-Za-z0-9]/.test(m[0][i]!)) count++;
+        if (count === spec.chars) {
+          cut = i + 1;
+          break;
+        }
+      }
+      if (count < spec.chars) return;
+      const value = m[0].slice(0, cut);
+      if (isAlnum(raw[m.index + cut]) && !/[ -]/.test(m[0][cut] ?? '')) return;
+      const e = m.index + cut;
+      const valid = isValidIBAN(electronicFormatIBAN(value) ?? '');
+      const context = near(raw, m.index, e, IBAN_CTX, 60);
+      // Synthetic and mistyped IBANs fail mod-97; right country length plus banking context still counts.
+      const conf = valid ? 0.97 : context ? 0.65 : /^[A-Z]{2}\d{2}[A-Z]{4}/.test(value) ? 0.45 : 0;
+      push({
+        entityType: 'IBAN_CODE',
+        ruleId: valid ? 'pii.iban' : 'pii.iban_format',
+        start: m.index,
+        end: e,
+        confidence: conf,
+        validated: valid,
+      });
+    });
+
+  if (shape.digits >= 9)
+    each(DIGIT_RUN, raw, (m) => {
+      const s = m.index;
+      let text = m[0];
+      while (text.length && !isDigit(text[text.length - 1])) text = text.slice(0, -1);
+      const e = s + text.length;
+      if (isDigit(raw[s - 1]) || isDigit(raw[e]) || /[\d][.,]$/.test(raw.slice(s - 2, s))) return;
+      const d = onlyDigits(text);
+      if (d.length > 19) return;
+      // Dotted digit groups are IPs, versions or amounts, never cards.
+      if (text.includes('.')) return;
+      if (d.length >= 12 && d.length <= 19) {
+        const luhn = luhnValid(d);
+        const issuer = cardIssuer(d);
+        const context = near(raw, s, e, CARD_CTX, 48, 16);
+        let conf = 0;
+        if (luhn && issuer) conf = context ? 0.97 : 0.9;
+        else if (luhn) conf = context ? 0.85 : 0.55;
+        // Checksum fails (typos, synthetic data): a card-like number right after card wording.
+        else if (context) conf = issuer ? 0.65 : 0.55;
+        if (/^(\d)\1+$/.test(d)) conf = 0;
+        if (conf > 0) {
+          push({
+            entityType: 'CREDIT_CARD',
+            ruleId: luhn ? 'pii.credit_card' : 'pii.credit_card_format',
+            start: s,
+            end: e,
+            confidence: conf,
+            validated: luhn,
+          });
+          return;
+        }
+      }
+      for (const id of ID_CTX) {
+        if (!id.digits.includes(d.length) || !near(raw, s, e, id.re, 40, 10)) continue;
+        const valid = id.valid(d);
+        push({
+          entityType: id.type,
+          ruleId: `pii.${id.type.toLowerCase()}`,
+          start: s,
+          end: e,
+          confidence: valid ? 0.9 : 0.45,
+          validated: valid,
+        });
+        return;
+      }
+      if (d.length === 12 && /^\d{4}[ -]\d{4}[ -]\d{4}$/.test(text) && aadhaarValid(d)) {
+        push({
+          entityType: 'IN_AADHAAR',
+          ruleId: 'pii.in_aadhaar',
+          start: s,
+          end: e,
+          confidence: 0.6,
+          validated: true,
+        });
+      } else if (d.length === 9 && SSN_CTX.test(raw.slice(Math.max(0, s - 40), s)) && ssnValid(d)) {
+        push({
+          entityType: 'US_SSN',
+          ruleId: 'pii.us_ssn',
+          start: s,
+          end: e,
+          confidence: 0.75,
+          validated: true,
+        });
+      }
+    });
+
+  if (shape.digits >= 7)
+    each(PHONE, raw, (m) => {
+      let text = m[0];
+      let s = m.index;
+      while (text.length && /[\s.-]/.test(text[text.length - 1]!)) text = text.slice(0, -1);
+      while (text.length && /[\s.-]/.test(text[0]!)) {
+        text = text.slice(1);
+        s++;
+      }
+      const e = s + text.length;
+      const d = onlyDigits(text);
+      if (d.length < 7 || d.length > 15) return;
+      if (
+        isAlnum(raw[s - 1]) ||
+        isAlnum(raw[e]) ||
+        raw[e] === '@' ||
+        raw[s - 1] === '.' ||
+        raw[s - 1] === '/'
       )
-    )
-      return;
-    if (raw[e] === ':' || NOT_PHONE_CTX.test(raw.slice(Math.max(0, s - 32), s))) return;
-    const context = near(raw, s, e, PHONE_CTX, 40, 12);
-    let conf = 0;
-    const intl = text.startsWith('+');
-    const parsed = intl ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, 'US');
-    if (parsed?.isValid()) conf = intl ? 0.95 : /[\s().-]/.test(text) ? 0.8 : 0.55;
-    else if (parsed?.isPossible()) conf = 0.5;
-    if (context) conf = Math.max(conf, d.length >= 7 ? 0.75 : 0);
-    if (!context && !/[\s().\-+]/.test(text)) conf = Math.min(conf, 0.45);
-    push({
-      entityType: 'PHONE_NUMBER',
-      ruleId: 'pii.phone',
-      start: s,
-      end: e,
-      confidence: conf,
-      validated: !!parsed?.isValid(),
+        return;
+      // Dates, times and version-like runs are not phone numbers.
+      if (
+        /^\d{4}[-./]\d{1,2}[-./]\d{1,2}|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$|^\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(
+          text,
+        )
+      )
+        return;
+      if (raw[e] === ':' || NOT_PHONE_CTX.test(raw.slice(Math.max(0, s - 32), s))) return;
+      const context = near(raw, s, e, PHONE_CTX, 40, 12);
+      let conf = 0;
+      const intl = text.startsWith('+');
+      const parsed = intl ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, 'US');
+      if (parsed?.isValid()) conf = intl ? 0.95 : /[\s().-]/.test(text) ? 0.8 : 0.55;
+      else if (parsed?.isPossible()) conf = 0.5;
+      if (context) conf = Math.max(conf, d.length >= 7 ? 0.75 : 0);
+      if (!context && !/[\s().\-+]/.test(text)) conf = Math.min(conf, 0.45);
+      push({
+        entityType: 'PHONE_NUMBER',
+        ruleId: 'pii.phone',
+        start: s,
+        end: e,
+        confidence: conf,
+        validated: !!parsed?.isValid(),
+      });
     });
-  });
 
-  each(BTC, raw, (m) => {
-    const v = m[0];
-    const valid = v.toLowerCase().startsWith('bc1') ? bech32Valid(v) : base58CheckValid(v);
-    const conf = valid ? 0.95 : near(raw, m.index, m.index + v.length, CRYPTO_CTX) ? 0.45 : 0;
-    push({
-      entityType: 'CRYPTO',
-      ruleId: 'pii.crypto_btc',
-      start: m.index,
-      end: m.index + v.length,
-      confidence: conf,
-      validated: valid,
+  if (shape.maxAlnumRun >= 14)
+    each(BTC, raw, (m) => {
+      const v = m[0];
+      const valid = v.toLowerCase().startsWith('bc1') ? bech32Valid(v) : base58CheckValid(v);
+      const conf = valid ? 0.95 : near(raw, m.index, m.index + v.length, CRYPTO_CTX) ? 0.45 : 0;
+      push({
+        entityType: 'CRYPTO',
+        ruleId: 'pii.crypto_btc',
+        start: m.index,
+        end: m.index + v.length,
+        confidence: conf,
+        validated: valid,
+      });
     });
-  });
   if (raw.includes('0x')) {
     each(ETH, raw, (m) => {
       const hex = m[0].slice(2);
@@ -348,66 +431,71 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   }
-  each(NINO, raw, (m) => {
-    if (!ukNinoValid(m[0])) return;
-    const conf = near(raw, m.index, m.index + m[0].length, NINO_CTX) ? 0.9 : 0.6;
-    push({
-      entityType: 'UK_NINO',
-      ruleId: 'pii.uk_nino',
-      start: m.index,
-      end: m.index + m[0].length,
-      confidence: conf,
-      validated: true,
+  if (shape.digits >= 6)
+    each(NINO, raw, (m) => {
+      if (!ukNinoValid(m[0])) return;
+      const conf = near(raw, m.index, m.index + m[0].length, NINO_CTX) ? 0.9 : 0.6;
+      push({
+        entityType: 'UK_NINO',
+        ruleId: 'pii.uk_nino',
+        start: m.index,
+        end: m.index + m[0].length,
+        confidence: conf,
+        validated: true,
+      });
     });
-  });
-  each(ES_NIF, raw, (m) => {
-    const valid = esNifValid(m[0]);
-    const context = near(raw, m.index, m.index + m[0].length, NIF_CTX);
-    const conf = valid ? (context ? 0.95 : 0.75) : context ? 0.45 : 0;
-    push({
-      entityType: 'ES_NIF',
-      ruleId: 'pii.es_nif',
-      start: m.index,
-      end: m.index + m[0].length,
-      confidence: conf,
-      validated: valid,
+  if (shape.maxDigitRun >= 7)
+    each(ES_NIF, raw, (m) => {
+      const valid = esNifValid(m[0]);
+      const context = near(raw, m.index, m.index + m[0].length, NIF_CTX);
+      const conf = valid ? (context ? 0.95 : 0.75) : context ? 0.45 : 0;
+      push({
+        entityType: 'ES_NIF',
+        ruleId: 'pii.es_nif',
+        start: m.index,
+        end: m.index + m[0].length,
+        confidence: conf,
+        validated: valid,
+      });
     });
-  });
-  each(IT_CF, raw, (m) => {
-    const valid = itFiscalCodeValid(m[0]);
-    const context = near(raw, m.index, m.index + m[0].length, CF_CTX);
-    const conf = valid ? 0.95 : context ? 0.45 : 0;
-    push({
-      entityType: 'IT_FISCAL_CODE',
-      ruleId: 'pii.it_fiscal_code',
-      start: m.index,
-      end: m.index + m[0].length,
-      confidence: conf,
-      validated: valid,
+  if (shape.maxAlnumRun >= 16)
+    each(IT_CF, raw, (m) => {
+      const valid = itFiscalCodeValid(m[0]);
+      const context = near(raw, m.index, m.index + m[0].length, CF_CTX);
+      const conf = valid ? 0.95 : context ? 0.45 : 0;
+      push({
+        entityType: 'IT_FISCAL_CODE',
+        ruleId: 'pii.it_fiscal_code',
+        start: m.index,
+        end: m.index + m[0].length,
+        confidence: conf,
+        validated: valid,
+      });
     });
-  });
-  each(FI_HETU, raw, (m) => {
-    if (!fiPersonalIdValid(m[0])) return;
-    push({
-      entityType: 'FI_PERSONAL_IDENTITY_CODE',
-      ruleId: 'pii.fi_personal_identity_code',
-      start: m.index,
-      end: m.index + m[0].length,
-      confidence: 0.9,
-      validated: true,
+  if (shape.maxDigitRun >= 6)
+    each(FI_HETU, raw, (m) => {
+      if (!fiPersonalIdValid(m[0])) return;
+      push({
+        entityType: 'FI_PERSONAL_IDENTITY_CODE',
+        ruleId: 'pii.fi_personal_identity_code',
+        start: m.index,
+        end: m.index + m[0].length,
+        confidence: 0.9,
+        validated: true,
+      });
     });
-  });
-  each(CPF, raw, (m) => {
-    if (!cpfValid(onlyDigits(m[0]))) return;
-    push({
-      entityType: 'BR_CPF',
-      ruleId: 'pii.br_cpf',
-      start: m.index,
-      end: m.index + m[0].length,
-      confidence: 0.9,
-      validated: true,
+  if (shape.digits >= 11)
+    each(CPF, raw, (m) => {
+      if (!cpfValid(onlyDigits(m[0]))) return;
+      push({
+        entityType: 'BR_CPF',
+        ruleId: 'pii.br_cpf',
+        start: m.index,
+        end: m.index + m[0].length,
+        confidence: 0.9,
+        validated: true,
+      });
     });
-  });
   return out;
 }
 

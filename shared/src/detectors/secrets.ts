@@ -160,9 +160,15 @@ const GENERIC = g(
 );
 const GENERIC_LITERAL = /key|secret|token|bearer|passw|pwd|credential/i;
 
+// Case-insensitive union of every rule's literal and the generic keywords: one linear pass (bounded
+// literals, no repetition) rules out most text before the sixteen per-rule literal checks.
+const ANY_LITERAL =
+  /a[ks]ia|abia|acca|aws|secret_access|aiza|service_account|accountkey=|q~|gh[pousr]_|github_pat_|xox|hooks\.slack\.com|[sr]k_(?:live|test)_|sk-|wdn_|eyj|private key|:\/\/|key|secret|token|bearer|passw|pwd|credential/i;
+
 /** Credentials in a raw text. Every rule first checks a cheap literal, then runs its RE2 pattern. */
 export function findSecrets(raw: string): SecretMatch[] {
   const out: SecretMatch[] = [];
+  if (!ANY_LITERAL.test(raw)) return out;
   for (const r of rules) {
     if (typeof r.literal === 'string' ? !raw.includes(r.literal) : !r.literal.test(raw)) continue;
     r.re.lastIndex = 0;

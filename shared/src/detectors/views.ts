@@ -83,6 +83,31 @@ class ViewBuilder {
     }
     for (let k = 0; k < s.length; k++) this.idx[this.n++] = rawIndex;
   }
+  /** Appends `s` whose characters come from consecutive raw indices starting at `rawStart`. */
+  pushRun(s: string, rawStart: number) {
+    if (!s.length) return;
+    this.chars.push(s);
+    this.grow(s.length);
+    for (let k = 0; k < s.length; k++) this.idx[this.n++] = rawStart + k;
+  }
+  /** Appends characters [from, to) of a view verbatim, with their raw indices. */
+  copyFrom(src: TextView, from: number, to: number) {
+    if (to <= from) return;
+    this.chars.push(src.text.slice(from, to));
+    this.grow(to - from);
+    if (src.identity) for (let k = from; k < to; k++) this.idx[this.n++] = k;
+    else if (src.map) {
+      this.idx.set(src.map.subarray(from, to), this.n);
+      this.n += to - from;
+    } else for (let k = from; k < to; k++) this.idx[this.n++] = src.segStart;
+  }
+  private grow(extra: number) {
+    if (this.n + extra > this.idx.length) {
+      const next = new Int32Array(Math.max(this.idx.length * 2, this.n + extra));
+      next.set(this.idx.subarray(0, this.n));
+      this.idx = next;
+    }
+  }
   /** Number of pushed parts, for rolling back a tentative run. */
   mark(): [number, number] {
     return [this.chars.length, this.n];
@@ -96,6 +121,17 @@ class ViewBuilder {
   }
 }
 
+function hasLookalike(raw: string): boolean {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c < 0x80) continue;
+    const cp = raw.codePointAt(i)!;
+    if (isLookalikeScript(cp) || confusableFold.has(cp)) return true;
+    if (cp > 0xffff) i++;
+  }
+  return false;
+}
+
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
 function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; tags: string } {
   if (!NON_ASCII.test(raw)) {
@@ -107,9 +143,19 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
   const b = new ViewBuilder();
   let lookalikes = false;
   let tags = '';
+  // Without look-alike letters the per-character parts are never revisited, so ASCII runs can be
+  // appended whole (most non-ASCII text is still mostly ASCII).
+  const bulk = !hasLookalike(raw);
   for (let i = 0; i < raw.length;) {
     const c = raw.charCodeAt(i);
     if (c < 0x80) {
+      if (bulk) {
+        let j = i + 1;
+        while (j < raw.length && raw.charCodeAt(j) < 0x80) j++;
+        b.pushRun(raw.slice(i, j).toLowerCase(), i);
+        i = j;
+        continue;
+      }
       b.push(c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : raw[i]!, i);
       i++;
       continue;
@@ -164,7 +210,9 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
   return { view: b.done('nfkc', 0, raw.length), tags };
 }
 
-const SPACED_SEP = /[ .\-_*|/]/;
+/** Separator of spaced-out letters: one of ` .-_*|/` (a code-unit test, called per character). */
+const isSpacedSep = (c: number) =>
+  c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
 // Single character classes only: linear in V8. Gate for the per-character despacing pass.
 const NON_ASCII = /[\u0080-\uffff]/;
 // Non-ASCII counts as a letter: byte-simple classes keep this gate cheap on every field.
@@ -194,9 +242,13 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   const b = new ViewBuilder();
   let changed = false;
   let i = 0;
+  // Characters [pending, i) are still to be copied verbatim.
+  let pending = 0;
   while (i < t.length) {
     // A run starts at a lone letter followed by a separator and another lone letter.
-    if (isL(i) && !isL(i - 1) && !isL(i + 1) && i + 2 < t.length && SPACED_SEP.test(t[i + 1]!)) {
+    if (isL(i) && !isL(i - 1) && !isL(i + 1) && i + 2 < t.length && isSpacedSep(t.charCodeAt(i + 1))) {
+      b.copyFrom(src, pending, i);
+      pending = i;
       const mark = b.mark();
       let j = i;
       let letters = 0;
@@ -204,7 +256,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
         b.push(t[j]!, at(j));
         letters++;
         let k = j + 1;
-        while (k < t.length && SPACED_SEP.test(t[k]!) && k - j <= 4) k++;
+        while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= 4) k++;
         if (k >= t.length || !isL(k) || isL(k + 1) || k === j + 1) {
           j++;
           break;
@@ -216,13 +268,14 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
         signals.spacedRuns++;
         changed = true;
         i = j;
+        pending = j;
         continue;
       }
       b.truncate(mark);
     }
-    b.push(t[i]!, at(i));
     i++;
   }
+  b.copyFrom(src, pending, t.length);
   return changed ? b.done('despaced', 0, src.segEnd) : undefined;
 }
 
@@ -238,6 +291,8 @@ const LEET: Record<string, string> = {
   $: 's',
 };
 
+const isTokenChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36;
+
 /**
  * Undoes leetspeak as a skeleton: leet characters inside letter-bearing tokens become letters, and
  * every `l` becomes `i` (1 stands for both), so rules run on this view are compiled with l→i too.
@@ -247,12 +302,19 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
   if (!LEET_HINT.test(t)) return undefined;
   let out = '';
   let changed = false;
-  const tokenRe = /[a-z0-9@$]+/g;
+  // Only tokens (runs of [a-z0-9@$]) holding a digit, @ or $ can change: jump from one such
+  // character to the next and copy everything in between verbatim.
+  const leetRe = /[0-9@$]/g;
   let last = 0;
-  for (let m = tokenRe.exec(t); m; m = tokenRe.exec(t)) {
-    const tok = m[0];
-    out += t.slice(last, m.index);
-    last = m.index + tok.length;
+  for (let m = leetRe.exec(t); m; m = leetRe.exec(t)) {
+    let s = m.index;
+    while (s > last && isTokenChar(t.charCodeAt(s - 1))) s--;
+    let e = m.index + 1;
+    while (e < t.length && isTokenChar(t.charCodeAt(e))) e++;
+    leetRe.lastIndex = e;
+    const tok = t.slice(s, e);
+    out += t.slice(last, s);
+    last = e;
     let letters = 0;
     let leet = 0;
     for (const ch of tok) {
@@ -262,9 +324,9 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
     if (letters >= 2 && leet >= 1 && leet <= letters + 1) {
       signals.leetTokens++;
       changed = true;
-      let s = '';
-      for (const ch of tok) s += LEET[ch] ?? ch;
-      out += s;
+      let folded = '';
+      for (const ch of tok) folded += LEET[ch] ?? ch;
+      out += folded;
     } else out += tok;
   }
   out += t.slice(last);
@@ -273,6 +335,21 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
   if (src.identity) view.identity = true;
   else if (src.map) view.map = src.map;
   return view;
+}
+
+/**
+ * The derived views (despaced, leet, decoded) cover at most this many leading characters of a
+ * field; the normalised view always covers all of it. Obfuscated payloads are read in the first
+ * 256 KB, and a 1 MB field costs a quarter of the per-character view work.
+ */
+export const MAX_DERIVED_CHARS = 262_144;
+
+/** The first `max` characters of a view (same raw mapping). */
+function prefixView(view: TextView, max: number): TextView {
+  if (view.text.length <= max) return view;
+  const out: TextView = { ...view, text: view.text.slice(0, max) };
+  if (view.map) out.map = view.map.subarray(0, max);
+  return out;
 }
 
 /** Builds every view of one field's text. Pure and bounded: decoding is depth- and size-limited. */
@@ -293,12 +370,14 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
     const hidden = signals.firstHidden;
     views.push({ name: 'unicode_tags', text: tags.toLowerCase(), segStart: hidden, segEnd: raw.length });
   }
-  const spaced = despace(normalized, signals);
+  const head = prefixView(normalized, MAX_DERIVED_CHARS);
+  const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
-  const leet = unleet(spaced ?? normalized, signals);
+  const leet = unleet(spaced ?? head, signals);
   if (leet) views.push(leet);
   if (opts.decode !== false) {
-    for (const d of decodeSegments(raw)) {
+    const rawHead = raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw;
+    for (const d of decodeSegments(rawHead)) {
       signals.decoded++;
       views.push({ name: d.encoding, text: d.text.toLowerCase(), segStart: d.start, segEnd: d.end });
     }
