@@ -141,7 +141,7 @@ export class SinkPipeline {
       if (!isRunning() || isStale()) return;
       const decoded = decodeMessage(batch.topic, message.value);
       if (decoded.ok) {
-        for (const { table, row } of decoded.rows) this.batch.add(table, row);
+        for (const { table, row } of decoded.rows) this.batch.add(table, JSON.stringify(row));
       } else {
         await this.deadLetter(batch.topic, batch.partition, message, decoded.reason, 'decode');
       }
@@ -275,7 +275,7 @@ export class SinkPipeline {
   }
 
   private async rejectRow(r: RejectedRow & { table: string }): Promise<void> {
-    const value = Buffer.from(JSON.stringify(r.row));
+    const value = Buffer.from(r.row);
     await this.opts.dlqProducer.send({
       topic: topics.dlq,
       acks: -1,

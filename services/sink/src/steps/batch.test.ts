@@ -5,7 +5,7 @@ describe('RowBatch', () => {
   it('commits the offset after the highest covered one per partition and rewinds to the first', () => {
     const b = new RowBatch();
     b.cover('t', 0, '10');
-    b.add('interactions', { id: 1 });
+    b.add('interactions', '{"id":1}');
     b.cover('t', 0, '12');
     b.cover('t', 1, '5');
     b.cover('t', 0, '11');

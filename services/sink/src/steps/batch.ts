@@ -1,6 +1,9 @@
-/** Rows waiting for their insert, with the highest offset per partition they cover. */
+/**
+ * Rows waiting for their insert, each already serialized as a JSONEachRow line (a string holds far
+ * less for the garbage collector to walk than the object it came from), with the offsets they cover.
+ */
 export class RowBatch {
-  private rows = new Map<string, object[]>();
+  private rows = new Map<string, string[]>();
   private offsets = new Map<string, { topic: string; partition: number; offset: bigint; first: bigint }>();
   private firstAt = 0;
   private count = 0;
@@ -15,7 +18,7 @@ export class RowBatch {
     if (this.firstAt === 0) this.firstAt = Date.now();
   }
 
-  add(table: string, row: object): void {
+  add(table: string, row: string): void {
     const list = this.rows.get(table);
     if (list) list.push(row);
     else this.rows.set(table, [row]);
@@ -36,7 +39,7 @@ export class RowBatch {
     return this.firstAt === 0 ? 0 : now - this.firstAt;
   }
 
-  tables(): Array<[string, object[]]> {
+  tables(): Array<[string, string[]]> {
     return [...this.rows];
   }
 

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 
@@ -21,7 +22,8 @@ export function isInvalidData(err: unknown): boolean {
 }
 
 export interface RejectedRow {
-  row: object;
+  /** The row as its JSONEachRow line. */
+  row: string;
   reason: string;
 }
 
@@ -34,6 +36,16 @@ export interface WriteHooks {
 
 export class WriteAborted extends Error {}
 
+/** One INSERT of JSONEachRow lines, sent as they are (serialized once, when the row was decoded). */
+async function insertLines(client: ClickHouseClient, table: string, rows: string[]): Promise<void> {
+  const result = await client.exec({
+    query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+    values: Readable.from([rows.join('\n')]),
+  });
+  // The answer must be read for the connection to be reused.
+  for await (const _chunk of result.stream) void _chunk;
+}
+
 /**
  * Inserts rows and returns the ones ClickHouse rejected as invalid (found by halving the batch).
  * Any other failure is retried with capped exponential backoff until it succeeds or is aborted:
@@ -42,13 +54,13 @@ export class WriteAborted extends Error {}
 export async function insertRows(
   client: ClickHouseClient,
   table: string,
-  rows: object[],
+  rows: string[],
   hooks: WriteHooks,
 ): Promise<RejectedRow[]> {
   if (rows.length === 0) return [];
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.insert({ table, values: rows, format: 'JSONEachRow' });
+      await insertLines(client, table, rows);
       return [];
     } catch (err) {
       if (isInvalidData(err)) {
