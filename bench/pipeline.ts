@@ -206,14 +206,18 @@ const plainPerSecond = rows.length / ((Date.now() - plainStart) / 1000);
 // The sink: a fresh group on a fresh database reads the backlog topics.
 const sinkDb = `${db}_sink`;
 await migrate(ch, { database: sinkDb });
-const sink = runService('sink', {
-  ...common,
-  CLICKHOUSE_DATABASE: sinkDb,
-  WARDEN_SINK_GROUP: `bench-sink2-${run}`,
-  WARDEN_CONSUMER_START: 'earliest',
-  WARDEN_TOPIC_PREFIX: prefix,
-  WARDEN_SINK_METRICS_PORT: '0',
-});
+// BENCH_SINKS processes in one consumer group share the partitions, as a deployment scales.
+const sinkProcesses = Number(process.env.BENCH_SINKS ?? 1);
+const sinks = Array.from({ length: sinkProcesses }, () =>
+  runService('sink', {
+    ...common,
+    CLICKHOUSE_DATABASE: sinkDb,
+    WARDEN_SINK_GROUP: `bench-sink2-${run}`,
+    WARDEN_CONSUMER_START: 'earliest',
+    WARDEN_TOPIC_PREFIX: prefix,
+    WARDEN_SINK_METRICS_PORT: '0',
+  }),
+);
 let loaded = 0;
 let total = 0;
 // Process start and group join are not insert work: the clock starts at the first rows seen, and those
@@ -240,7 +244,7 @@ while (loaded < backlog && Date.now() < giveUp) {
 }
 // Throughput counts every row the sink wrote, in every table (here: the backlog's interactions).
 const sinkPerSecond = (total - firstSeen) / ((Date.now() - sinkStart) / 1000);
-await sink.stop();
+for (const sink of sinks) await sink.stop();
 await admin.deleteTopics({ topics: Object.values(backlogTopics) });
 await admin.disconnect();
 
@@ -269,7 +273,10 @@ console.log(
 console.log(`\nPhase 2: ${backlog.toLocaleString('en')} rows`);
 printTable([
   { writer: 'plain bulk insert (@clickhouse/client, 50k rows)', 'rows/s': plainPerSecond },
-  { writer: 'warden sink (Kafka → ClickHouse, commit after insert)', 'rows/s': sinkPerSecond },
+  {
+    writer: `warden sink, ${sinkProcesses} process(es) (Kafka → ClickHouse, commit after insert)`,
+    'rows/s': sinkPerSecond,
+  },
 ]);
 console.log(`sink/plain ratio: ${(sinkPerSecond / plainPerSecond).toFixed(2)} (target ≥ 0.70)`);
 for (const name of [db, plainDb, sinkDb]) await ch.command({ query: `DROP DATABASE IF EXISTS ${name}` });
