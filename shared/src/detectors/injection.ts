@@ -149,10 +149,13 @@ function setCandidates(view: TextView, hits: Map<string, Hit>): Set<number> | un
   const kind = view.name === 'leet' ? 'skeleton' : 'plain';
   const { sets, loose } = (RULE_SETS[kind] ??= buildSets(kind === 'skeleton'));
   const out = new Set<number>(loose);
+  // One UTF-8 conversion per view instead of one per set (the native call would convert each time).
+  let input: Buffer | undefined;
   try {
     for (const { set, rules } of sets) {
       if (rules.every((r) => hits.has(compiled[r]!.rule.id))) continue;
-      for (const k of set.match(view.text)) out.add(rules[k]!);
+      input ??= Buffer.from(view.text, 'utf8');
+      for (const k of set.match(input)) out.add(rules[k]!);
     }
   } catch {
     return undefined;
@@ -231,13 +234,15 @@ interface Hit {
   view: TextView;
   start: number;
   end: number;
+  /** Set when the hit comes from set membership only: the match is located when a finding needs it. */
+  locate?: Locator;
 }
 
 const MODEL_RULE = 'model.injection_lr';
 /** Combined evidence needed for a finding. */
 export const INJECTION_THRESHOLD = 0.5;
 
-function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext) {
+function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext, lazy: boolean) {
   const candidates = setCandidates(view, hits);
   let present: Set<string> | undefined;
   for (let i = 0; i < compiled.length; i++) {
@@ -254,19 +259,30 @@ function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext
       if (also && !also.some((n) => present!.has(n))) continue;
     }
     const re = view.name === 'leet' ? c.skeleton : c.re;
-    const m = re.exec(view.text);
-    if (!m) continue;
-    // Trim the word-start context char the pattern may have consumed.
-    let s = m.index;
-    const first = m[0].codePointAt(0) ?? 0;
-    if (!/[\p{L}\p{N}<[#{]/u.test(String.fromCodePoint(first))) s += first > 0xffff ? 2 : 1;
     const weight = ctx.isData && c.rule.dataWeight ? c.rule.dataWeight : c.rule.weight;
-    hits.set(c.rule.id, { rule: c.rule, weight, view, start: s, end: m.index + m[0].length });
+    if (lazy && candidates) {
+      // Set membership says the rule matches this view; where it matches is only needed for a finding.
+      hits.set(c.rule.id, { rule: c.rule, weight, view, start: -1, end: -1, locate: re });
+      continue;
+    }
+    const span = locate(re, view.text);
+    if (!span) continue;
+    hits.set(c.rule.id, { rule: c.rule, weight, view, start: span[0], end: span[1] });
   }
 }
 
-/** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
-export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
+/** A rule's leftmost match in a view, minus the word-start context char the pattern may have consumed. */
+function locate(re: Locator, text: string): [number, number] | undefined {
+  const m = re.exec(text);
+  if (!m) return undefined;
+  let s = m.index;
+  const first = m[0].codePointAt(0) ?? 0;
+  if (!/[\p{L}\p{N}<[#{]/u.test(String.fromCodePoint(first))) s += first > 0xffff ? 2 : 1;
+  return [s, m.index + m[0].length];
+}
+
+/** Rule hits over every view; lazy hits are located afterwards, and only when a finding needs them. */
+function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<string, Hit> {
   const hits = new Map<string, Hit>();
   // Repeated encoded payloads decode to identical views: matching one copy finds everything.
   const seen = new Set<string>();
@@ -276,10 +292,41 @@ export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[
       if (seen.has(key)) continue;
       seen.add(key);
     }
-    matchView(view, hits, ctx);
+    matchView(view, hits, ctx, lazy);
   }
+  return hits;
+}
+
+/** Locates every lazy hit; false when a set's verdict is not confirmed (then the eager path answers). */
+function locateAll(hits: Map<string, Hit>): boolean {
+  for (const h of hits.values()) {
+    if (!h.locate) continue;
+    const span = locate(h.locate, h.view.text);
+    if (!span) return false;
+    h.start = span[0];
+    h.end = span[1];
+    h.locate = undefined;
+  }
+  return true;
+}
+
+/** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
+export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
+  const hits = collectHits(fv, ctx, true);
   const model = scoreInjectionModel(fv.normalized.text);
 
+  // undefined: a set reported a rule its locator cannot find; match every view eagerly, as without sets.
+  return findingsFor(fv, ctx, hits, model) ?? findingsFor(fv, ctx, collectHits(fv, ctx, false), model)!;
+}
+
+/** Findings from the hits and the model score; undefined when a lazy hit cannot be located. */
+
+function findingsFor(
+  fv: FieldViews,
+  ctx: InjectionContext,
+  hits: Map<string, Hit>,
+  model: ReturnType<typeof scoreInjectionModel>,
+): Finding[] | undefined {
   const ruleEvidence = [...hits.values()];
   // Families, not rules, are independent evidence: keep the strongest hit per family prefix.
   const byFamily = new Map<string, number>();
@@ -294,6 +341,7 @@ export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[
   if (hidden) evidence.push(0.3);
   const confidence = combineEvidence(evidence);
   if (confidence < INJECTION_THRESHOLD) return [];
+  if (!locateAll(hits)) return undefined;
 
   const jailbreak =
     ruleEvidence.some((h) => h.rule.threatType === 'jailbreak') &&

@@ -160,17 +160,59 @@ const GENERIC = g(
 );
 const GENERIC_LITERAL = /key|secret|token|bearer|passw|pwd|credential/i;
 
-// Case-insensitive union of every rule's literal and the generic keywords: one linear pass (bounded
-// literals, no repetition) rules out most text before the sixteen per-rule literal checks.
+// Case-insensitive union of every rule's literal and the generic keywords, factored by first letter
+// (bounded literals, no repetition). One linear pass finds every position where some literal may
+// start; only there are the rules' own literals checked, so no text is scanned once per rule.
 const ANY_LITERAL =
-  /a[ks]ia|abia|acca|aws|secret_access|aiza|service_account|accountkey=|q~|gh[pousr]_|github_pat_|xox|hooks\.slack\.com|[sr]k_(?:live|test)_|sk-|wdn_|eyj|private key|:\/\/|key|secret|token|bearer|passw|pwd|credential/i;
+  /a(?:[ks]ia|bia|cca|ws|iza|ccountkey=)|s(?:ecret(?:_access)?|ervice_account|k-)|q~|g(?:h[pousr]_|ithub_pat_)|xox|hooks\.slack\.com|[sr]k_(?:live|test)_|wdn_|eyj|private key|:\/\/|key|token|bearer|passw|pwd|credential/gi;
+
+const sticky = (lit: string | RegExp) =>
+  typeof lit === 'string' ? lit : new RegExp(lit.source, lit.flags.replace('g', '') + 'y');
+const RULE_LITERALS = rules.map((r) => sticky(r.literal));
+const GENERIC_STICKY = sticky(GENERIC_LITERAL) as RegExp;
+
+/** Which rules' literals occur in `raw` (index `rules.length`: the generic keywords), in one pass. */
+function presentLiterals(raw: string): boolean[] | undefined {
+  let present: boolean[] | undefined;
+  let left = rules.length + 1;
+  ANY_LITERAL.lastIndex = 0;
+  for (let m = ANY_LITERAL.exec(raw); m && left > 0; m = ANY_LITERAL.exec(raw)) {
+    const at = m.index;
+    present ??= new Array<boolean>(rules.length + 1).fill(false);
+    for (let i = 0; i < rules.length; i++) {
+      if (present[i]) continue;
+      const lit = RULE_LITERALS[i]!;
+      let hit: boolean;
+      if (typeof lit === 'string') hit = raw.startsWith(lit, at);
+      else {
+        lit.lastIndex = at;
+        hit = lit.test(raw);
+      }
+      if (hit) {
+        present[i] = true;
+        left--;
+      }
+    }
+    if (!present[rules.length]) {
+      GENERIC_STICKY.lastIndex = at;
+      if (GENERIC_STICKY.test(raw)) {
+        present[rules.length] = true;
+        left--;
+      }
+    }
+    ANY_LITERAL.lastIndex = at + 1;
+  }
+  return present;
+}
 
 /** Credentials in a raw text. Every rule first checks a cheap literal, then runs its RE2 pattern. */
 export function findSecrets(raw: string): SecretMatch[] {
   const out: SecretMatch[] = [];
-  if (!ANY_LITERAL.test(raw)) return out;
-  for (const r of rules) {
-    if (typeof r.literal === 'string' ? !raw.includes(r.literal) : !r.literal.test(raw)) continue;
+  const present = presentLiterals(raw);
+  if (!present) return out;
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i]!;
+    if (!present[i]) continue;
     r.re.lastIndex = 0;
     for (let m = r.re.exec(raw); m; m = r.re.exec(raw)) {
       const value = r.group ? (m[r.group] ?? '') : m[0];
@@ -186,7 +228,7 @@ export function findSecrets(raw: string): SecretMatch[] {
       });
     }
   }
-  if (GENERIC_LITERAL.test(raw)) {
+  if (present[rules.length]) {
     GENERIC.lastIndex = 0;
     for (let m = GENERIC.exec(raw); m; m = GENERIC.exec(raw)) {
       const value = (m[1] ?? '').replace(/["',;]+$/, '');
