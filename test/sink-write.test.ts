@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
+import { JsonLines } from '../services/sink/src/steps/batch';
 import { insertRows } from '../services/sink/src/steps/write';
 import { endpoints, queryRows, uniqueName } from './support/pipeline';
 
@@ -24,7 +25,7 @@ describe('sink insert step', () => {
     const rows = Array.from({ length: 40 }, (_, i) =>
       JSON.stringify({ id: i, n: i % 7 === 3 ? 'not a number' : i }),
     );
-    const rejected = await insertRows(client, `${db}.t`, rows, hooks);
+    const rejected = await insertRows(client, `${db}.t`, JsonLines.of(rows), hooks);
     const bad = rows.filter((r) => r.includes('not a number'));
     expect(rejected.map((r) => r.row).sort()).toEqual(bad.sort());
     expect(rejected[0]!.reason).toMatch(/ClickHouse rejected the row/);
@@ -34,7 +35,7 @@ describe('sink insert step', () => {
 
   it('retries (never drops) when the failure is not about the data: a missing table', async () => {
     let attempts = 0;
-    const retrying = insertRows(client, `${db}.later`, [JSON.stringify({ id: 1, n: 1 })], {
+    const retrying = insertRows(client, `${db}.later`, JsonLines.of([JSON.stringify({ id: 1, n: 1 })]), {
       aborted: () => false,
       onRetry: async () => {
         attempts++;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { repoRoot } from '@warden/shared/paths';
+import { serviceArgs, type ServiceName } from '../../services/cli/src/commands/start';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -10,19 +10,12 @@ export interface ServiceProcess {
 }
 
 /** Runs a service's real entry point as its own process, the way `npm start` does. */
-export function runService(
-  name: 'ingest' | 'detector' | 'sink',
-  env: Record<string, string>,
-): ServiceProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', resolve(repoRoot, 'services', name, 'src', 'main.ts')],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+export function runService(name: ServiceName, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, serviceArgs(name), {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));

@@ -137,8 +137,9 @@ export class SinkPipeline {
     this.heartbeat = heartbeat;
     const lag = Number(BigInt(batch.highWatermark) - BigInt(batch.lastOffset()) - 1n);
     this.m.lag.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, lag));
+    let last: string | undefined;
     for (const message of batch.messages) {
-      if (!isRunning() || isStale()) return;
+      if (!isRunning() || isStale()) break;
       const decoded = decodeMessage(batch.topic, message.value);
       if (decoded.ok) {
         for (const { table, row } of decoded.rows) this.batch.add(table, JSON.stringify(row));
@@ -146,11 +147,14 @@ export class SinkPipeline {
         await this.deadLetter(batch.topic, batch.partition, message, decoded.reason, 'decode');
       }
       this.batch.cover(batch.topic, batch.partition, message.offset);
-      // Resolving moves the fetch position on; the commit waits for the insert.
-      resolveOffset(message.offset);
+      last = message.offset;
       if (this.batch.size >= this.maxRows) await this.startFlush();
     }
-    await heartbeat();
+    // A stale batch was sought elsewhere (rewind, rebalance): the seek decides where reading goes on.
+    if (isStale()) return;
+    // Resolving moves the fetch position on, once per batch; the commit waits for the insert.
+    if (last !== undefined) resolveOffset(last);
+    if (isRunning()) await heartbeat();
   }
 
   private async deadLetter(
@@ -251,7 +255,7 @@ export class SinkPipeline {
       const perTable = await Promise.all(
         batch.tables().map(async ([table, rows]) => {
           const bad = await insertRows(clickhouse, `${this.db}.${table}`, rows, hooks);
-          this.m.rows.inc({ table }, rows.length - bad.length);
+          this.m.rows.inc({ table }, rows.count - bad.length);
           return bad.map((r) => ({ ...r, table }));
         }),
       );

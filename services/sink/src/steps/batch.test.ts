@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RowBatch } from './batch';
+import { JsonLines, RowBatch } from './batch';
 
 describe('RowBatch', () => {
   it('commits the offset after the highest covered one per partition and rewinds to the first', () => {
@@ -32,5 +32,33 @@ describe('RowBatch', () => {
     const b = new RowBatch();
     b.cover('t', 0, '9007199254740993');
     expect(b.commits()[0]!.offset).toBe('9007199254740994');
+  });
+});
+
+describe('JsonLines', () => {
+  it('streams every row newline-terminated across chunk boundaries and gives the rows back', () => {
+    const rows = Array.from({ length: 500 }, (_, i) =>
+      JSON.stringify({ id: i, text: `żółw 🐢 line\nbreak ${'x'.repeat(i % 90)}` }),
+    );
+    const lines = new JsonLines(256);
+    for (const row of rows) lines.add(row);
+    expect(lines.count).toBe(500);
+    expect(lines.chunks().length).toBeGreaterThan(10);
+    expect(Buffer.concat(lines.chunks()).toString('utf8')).toBe(rows.map((r) => `${r}\n`).join(''));
+    expect(lines.lines()).toEqual(rows);
+    expect(JsonLines.of(rows.slice(0, 3)).lines()).toEqual(rows.slice(0, 3));
+  });
+
+  it('takes a row larger than its chunk size whole', () => {
+    const big = JSON.stringify({ text: 'é'.repeat(5000) });
+    const lines = new JsonLines(64);
+    lines.add('{"a":1}');
+    lines.add(big);
+    expect(lines.lines()).toEqual(['{"a":1}', big]);
+  });
+
+  it('is empty until a row arrives', () => {
+    expect(new JsonLines().chunks()).toEqual([]);
+    expect(new JsonLines().lines()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
+import { JsonLines } from './batch';
 
 /**
  * ClickHouse error codes that mean "this value can never be inserted" (parse and type errors), as
@@ -37,10 +38,10 @@ export interface WriteHooks {
 export class WriteAborted extends Error {}
 
 /** One INSERT of JSONEachRow lines, sent as they are (serialized once, when the row was decoded). */
-async function insertLines(client: ClickHouseClient, table: string, rows: string[]): Promise<void> {
+async function insertLines(client: ClickHouseClient, table: string, rows: JsonLines): Promise<void> {
   const result = await client.exec({
     query: `INSERT INTO ${table} FORMAT JSONEachRow`,
-    values: Readable.from([rows.join('\n')]),
+    values: Readable.from(rows.chunks()),
   });
   // The answer must be read for the connection to be reused.
   for await (const _chunk of result.stream) void _chunk;
@@ -54,22 +55,23 @@ async function insertLines(client: ClickHouseClient, table: string, rows: string
 export async function insertRows(
   client: ClickHouseClient,
   table: string,
-  rows: string[],
+  rows: JsonLines,
   hooks: WriteHooks,
 ): Promise<RejectedRow[]> {
-  if (rows.length === 0) return [];
+  if (rows.count === 0) return [];
   for (let attempt = 1; ; attempt++) {
     try {
       await insertLines(client, table, rows);
       return [];
     } catch (err) {
       if (isInvalidData(err)) {
-        if (rows.length === 1)
-          return [{ row: rows[0]!, reason: `ClickHouse rejected the row: ${(err as Error).message}` }];
-        const mid = Math.ceil(rows.length / 2);
+        const lines = rows.lines();
+        if (lines.length === 1)
+          return [{ row: lines[0]!, reason: `ClickHouse rejected the row: ${(err as Error).message}` }];
+        const mid = Math.ceil(lines.length / 2);
         return [
-          ...(await insertRows(client, table, rows.slice(0, mid), hooks)),
-          ...(await insertRows(client, table, rows.slice(mid), hooks)),
+          ...(await insertRows(client, table, JsonLines.of(lines.slice(0, mid)), hooks)),
+          ...(await insertRows(client, table, JsonLines.of(lines.slice(mid)), hooks)),
         ];
       }
       if (hooks.aborted())
