@@ -97,7 +97,8 @@ const avgBytes = texts.reduce((a, t) => a + Buffer.byteLength(t), 0) / texts.len
 
 // ── timing ───────────────────────────────────────────────────────────────────────────────────
 function time(name: string, items: number, fn: (i: number) => unknown) {
-  for (let i = 0; i < Math.min(200, items); i++) fn(i); // warm-up
+  // Warm-up: a stream detector runs for hours, so every detector is timed after its JIT settled.
+  for (let i = 0; i < Math.min(1000, items); i++) fn(i);
   const per: number[] = [];
   const t0 = performance.now();
   for (let i = 0; i < items; i++) {
