@@ -107,7 +107,7 @@ const target = (port: number, path = 'ingest', body = () => JSON.stringify(recor
   body,
 });
 process.stderr.write(
-  `record size: ${Buffer.byteLength(JSON.stringify(record(0)))} bytes; ${rounds} rounds of ${seconds} s, concurrency ${concurrency}\n`,
+  `record size: ${Buffer.byteLength(JSON.stringify(record(0)))} bytes; ${rounds} rounds of ${seconds} s, concurrency ${concurrency} (wrk, one thread)\n`,
 );
 
 // Warm-up, then alternate the two servers so machine noise hits both alike.
@@ -120,8 +120,9 @@ for (let r = 0; r < rounds; r++) {
 }
 const fixed = await fixedRate(target(wardenPort), 1000, seconds);
 const batchBody = () => JSON.stringify({ interactions: Array.from({ length: 500 }, () => record(n++)) });
-const batchWarden = await closedLoop(target(wardenPort, 'batch', batchBody), 8, seconds);
-const batchBase = await closedLoop(target(basePort, 'batch', batchBody), 8, seconds);
+// 20 distinct 500-record bodies (~10 MB of script for wrk) cycle; the server assigns new ids anyway.
+const batchWarden = await closedLoop(target(wardenPort, 'batch', batchBody), 8, seconds, 20);
+const batchBase = await closedLoop(target(basePort, 'batch', batchBody), 8, seconds, 20);
 
 const summary = (name: string, list: LoadResult[]) => ({
   server: name,

@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ensureExecutable } from '@warden/shared/stack/prerequisites';
 
 export interface LoadResult {
   requests: number;
@@ -75,29 +81,77 @@ export function postJson(
   });
 }
 
-/** Closed loop: `concurrency` clients each send as fast as answers come back. */
-export async function closedLoop(target: Target, concurrency: number, seconds: number): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
-  let errors = 0;
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        try {
-          const status = await post(target);
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          if (status >= 300) errors++;
-        } catch {
-          errors++;
-        }
-        latencies.push(performance.now() - t0);
-      }
-    }),
+/**
+ * Closed loop driven by wrk, a C load generator: on two cores a Node client saturates its own core
+ * before a plain Fastify route does, which would cap the baseline and flatter any ratio against it.
+ * wrk cycles through `distinct` bodies from `target.body` (ids and content vary) from one thread.
+ * Installs Debian's wrk when missing and allowed (root, WARDEN_NO_INSTALL unset).
+ */
+export async function closedLoop(
+  target: Target,
+  concurrency: number,
+  seconds: number,
+  distinct = 1000,
+): Promise<LoadResult> {
+  const wrk = ensureExecutable('wrk (HTTP load generator)', ['wrk'], 'wrk', (line) =>
+    process.stderr.write(`${line}\n`),
   );
-  return summarize(latencies, statuses, errors, (performance.now() - start) / 1000);
+  const dir = mkdtempSync(join(tmpdir(), 'warden-wrk-'));
+  const script = join(dir, 'post.lua');
+  // A JSON string literal is a valid Lua string here: the texts are JSON documents or header values,
+  // with no control characters that JSON.stringify would write as \u escapes.
+  const lua = (text: string) => JSON.stringify(text);
+  const bodies = Array.from({ length: distinct }, () => lua(target.body()));
+  const headers = { 'content-type': 'application/json', ...target.headers };
+  writeFileSync(
+    script,
+    [
+      `local bodies = {${bodies.join(',\n')}}`,
+      `local headers = {${Object.entries(headers)
+        .map(([k, v]) => `[${lua(k)}] = ${lua(v)}`)
+        .join(', ')}}`,
+      'local i = 0',
+      'request = function()',
+      '  i = i % #bodies + 1',
+      '  return wrk.format("POST", nil, headers, bodies[i])',
+      'end',
+      'done = function(summary, latency, requests)',
+      '  io.write(string.format("WARDEN %d %d %d %d %d %d\\n", summary.requests, summary.duration,',
+      '    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,',
+      '    summary.errors.status, latency:percentile(50), latency:percentile(99)))',
+      'end',
+    ].join('\n'),
+  );
+  try {
+    const { stdout } = await promisify(execFile)(wrk, [
+      '-t1',
+      `-c${concurrency}`,
+      `-d${seconds}s`,
+      '--timeout',
+      '10s',
+      '-s',
+      script,
+      target.url,
+    ]);
+    const line = stdout.split('\n').find((l) => l.startsWith('WARDEN '));
+    if (!line) throw new Error(`wrk printed no summary:\n${stdout}`);
+    const [requests, durationUs, socketErrors, statusErrors, p50Us, p99Us] = line
+      .split(' ')
+      .slice(1)
+      .map(Number) as [number, number, number, number, number, number];
+    const secondsRun = durationUs / 1e6;
+    return {
+      requests,
+      errors: socketErrors + statusErrors,
+      statuses: {},
+      seconds: secondsRun,
+      perSecond: requests / secondsRun,
+      p50: p50Us / 1000,
+      p99: p99Us / 1000,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Open loop: requests start on a fixed schedule whatever the latency (no coordinated omission). */
