@@ -9,7 +9,6 @@ import { ensureExecutable } from '@warden/shared/stack/prerequisites';
 export interface LoadResult {
   requests: number;
   errors: number;
-  statuses: Record<number, number>;
   seconds: number;
   perSecond: number;
   p50: number;
@@ -21,17 +20,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-function summarize(
-  latencies: number[],
-  statuses: Record<number, number>,
-  errors: number,
-  seconds: number,
-): LoadResult {
+function summarize(latencies: number[], errors: number, seconds: number): LoadResult {
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
     errors,
-    statuses,
     seconds,
     perSecond: latencies.length / seconds,
     p50: percentile(latencies, 50),
@@ -143,7 +136,6 @@ export async function closedLoop(
     return {
       requests,
       errors: socketErrors + statusErrors,
-      statuses: {},
       seconds: secondsRun,
       perSecond: requests / secondsRun,
       p50: p50Us / 1000,
@@ -157,7 +149,6 @@ export async function closedLoop(
 /** Open loop: requests start on a fixed schedule whatever the latency (no coordinated omission). */
 export async function fixedRate(target: Target, perSecond: number, seconds: number): Promise<LoadResult> {
   const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
   let errors = 0;
   const total = Math.round(perSecond * seconds);
   const start = performance.now();
@@ -171,7 +162,6 @@ export async function fixedRate(target: Target, perSecond: number, seconds: numb
     inflight.push(
       post(target).then(
         (status) => {
-          statuses[status] = (statuses[status] ?? 0) + 1;
           if (status >= 300) errors++;
           latencies.push(performance.now() - t0);
         },
@@ -183,7 +173,7 @@ export async function fixedRate(target: Target, perSecond: number, seconds: numb
     );
   }
   await Promise.all(inflight);
-  return summarize(latencies, statuses, errors, (performance.now() - start) / 1000);
+  return summarize(latencies, errors, (performance.now() - start) / 1000);
 }
 
 export function median(values: number[]): number {
