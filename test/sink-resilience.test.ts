@@ -6,34 +6,36 @@ import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
-import { topics } from '@warden/shared/kafka/topics';
+import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import { startClickhouse, waitForClickhouse } from '@warden/shared/stack/clickhouse';
 import { stopProcess } from '@warden/shared/stack/process';
 import { envelopeMessage } from '../services/ingest/src/publish';
-import {
-  endpoints,
-  ensureTestTopics,
-  eventually,
-  queryRows,
-  testDatabase,
-  uniqueName,
-} from './support/pipeline';
+import { endpoints, eventually, queryRows, testDatabase, uniqueName } from './support/pipeline';
 import { runService } from './support/processes';
 
 /** The sink as its own process: poison messages, SIGKILL mid-batch, and a ClickHouse outage. */
 describe('sink resilience', () => {
   const kafka = createKafka({ brokers: endpoints().kafkaBrokers, clientId: 'sink-resilience' });
+  const admin = kafka.admin();
   const producer = createDurableProducer(kafka);
   const writer = new DurableWriter(producer, { timeoutMs: 10_000 });
+  // Topics of its own: a sink group that starts from the earliest offset reads only this file's
+  // records, not whatever history a developer's stack has collected.
+  const prefix = `${uniqueName('sink-resilience')}.`;
+  const topics = topicNames(prefix);
+  const sinkEnv = (env: Record<string, string>) => ({ ...env, WARDEN_TOPIC_PREFIX: prefix });
 
   beforeAll(async () => {
-    await ensureTestTopics();
+    await admin.connect();
+    await ensureTopics(admin, { prefix });
     await producer.connect();
   });
   afterAll(async () => {
     await writer.drain();
     await producer.disconnect();
+    await admin.deleteTopics({ topics: Object.values(topics) });
+    await admin.disconnect();
   });
 
   const envelopes = (agentId: string, n: number, offset = 0) =>
@@ -59,12 +61,15 @@ describe('sink resilience', () => {
   it('sends a poison message to the DLQ with its reason and keeps consuming', async () => {
     const db = await testDatabase('warden_test_poison');
     const group = uniqueName('sink-poison');
-    const sink = runService('sink', {
-      CLICKHOUSE_DATABASE: db.db,
-      WARDEN_SINK_GROUP: group,
-      WARDEN_SINK_MAX_AGE_MS: '200',
-      WARDEN_SINK_METRICS_PORT: '0',
-    });
+    const sink = runService(
+      'sink',
+      sinkEnv({
+        CLICKHOUSE_DATABASE: db.db,
+        WARDEN_SINK_GROUP: group,
+        WARDEN_SINK_MAX_AGE_MS: '200',
+        WARDEN_SINK_METRICS_PORT: '0',
+      }),
+    );
     const agentId = uniqueName('poison');
     const dlq = kafka.consumer({ groupId: uniqueName('dlq-reader') });
     const dead: Array<{ reason: string; consumer: string; value: string }> = [];
@@ -107,13 +112,13 @@ describe('sink resilience', () => {
   it('SIGKILL mid-batch, restart: still exactly N', async () => {
     const db = await testDatabase('warden_test_sigkill');
     const group = uniqueName('sink-kill');
-    const env = {
+    const env = sinkEnv({
       CLICKHOUSE_DATABASE: db.db,
       WARDEN_SINK_GROUP: group,
       WARDEN_SINK_MAX_AGE_MS: '300',
       WARDEN_SINK_MAX_ROWS: '500',
       WARDEN_SINK_METRICS_PORT: '0',
-    };
+    });
     const agentId = uniqueName('kill');
     const n = 3000;
     let sink = runService('sink', env);
@@ -166,13 +171,16 @@ describe('sink resilience', () => {
       const db = uniqueName('warden_test_outage');
       await migrate(client, { database: db });
       const group = uniqueName('sink-outage');
-      const sink = runService('sink', {
-        CLICKHOUSE_URL: url,
-        CLICKHOUSE_DATABASE: db,
-        WARDEN_SINK_GROUP: group,
-        WARDEN_SINK_MAX_AGE_MS: '300',
-        WARDEN_SINK_METRICS_PORT: '0',
-      });
+      const sink = runService(
+        'sink',
+        sinkEnv({
+          CLICKHOUSE_URL: url,
+          CLICKHOUSE_DATABASE: db,
+          WARDEN_SINK_GROUP: group,
+          WARDEN_SINK_MAX_AGE_MS: '300',
+          WARDEN_SINK_METRICS_PORT: '0',
+        }),
+      );
       const agentId = uniqueName('outage');
       let sent = 0;
       const load = async (until: number) => {
