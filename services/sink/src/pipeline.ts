@@ -137,21 +137,36 @@ export class SinkPipeline {
     this.heartbeat = heartbeat;
     const lag = Number(BigInt(batch.highWatermark) - BigInt(batch.lastOffset()) - 1n);
     this.m.lag.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, lag));
+    // Offsets are covered per run of messages, before every await: a flush that starts meanwhile
+    // (size or age) commits exactly what its rows stand for. Staleness (a rewind or rebalance sought
+    // elsewhere) can only arise during an await, so it is checked after each one.
+    const { topic, partition } = batch;
+    let from: string | undefined;
     let last: string | undefined;
+    const coverRead = () => {
+      if (from !== undefined) this.batch.cover(topic, partition, from, last!);
+      from = undefined;
+    };
+    if (isStale()) return;
     for (const message of batch.messages) {
-      if (!isRunning() || isStale()) break;
-      const decoded = decodeMessage(batch.topic, message.value);
+      if (!isRunning()) break;
+      const decoded = decodeMessage(topic, message.value);
       if (decoded.ok) {
         for (const { table, row } of decoded.rows) this.batch.add(table, JSON.stringify(row));
       } else {
-        await this.deadLetter(batch.topic, batch.partition, message, decoded.reason, 'decode');
+        coverRead();
+        await this.deadLetter(topic, partition, message, decoded.reason, 'decode');
+        if (isStale()) return;
       }
-      this.batch.cover(batch.topic, batch.partition, message.offset);
+      from ??= message.offset;
       last = message.offset;
-      if (this.batch.size >= this.maxRows) await this.startFlush();
+      if (this.batch.size >= this.maxRows) {
+        coverRead();
+        await this.startFlush();
+        if (isStale()) return;
+      }
     }
-    // A stale batch was sought elsewhere (rewind, rebalance): the seek decides where reading goes on.
-    if (isStale()) return;
+    coverRead();
     // Resolving moves the fetch position on, once per batch; the commit waits for the insert.
     if (last !== undefined) resolveOffset(last);
     if (isRunning()) await heartbeat();

@@ -56,12 +56,15 @@ export class RowBatch {
   private firstAt = 0;
   private count = 0;
 
-  /** Records that everything up to `offset` is in this batch (rows may be zero: DLQ'd or skipped). */
-  cover(topic: string, partition: number, offset: string): void {
+  /**
+   * Records that this batch holds what offsets `first`..`last` of a partition stand for (rows may be
+   * zero: DLQ'd or skipped). Called once per run of consecutive messages, not per message.
+   */
+  cover(topic: string, partition: number, first: string, last: string): void {
     const key = `${topic}\u0000${partition}`;
-    const next = BigInt(offset);
+    const next = BigInt(last);
     const seen = this.offsets.get(key);
-    if (!seen) this.offsets.set(key, { topic, partition, offset: next, first: next });
+    if (!seen) this.offsets.set(key, { topic, partition, offset: next, first: BigInt(first) });
     else if (next > seen.offset) seen.offset = next;
     if (this.firstAt === 0) this.firstAt = Date.now();
   }
