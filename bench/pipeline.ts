@@ -16,7 +16,6 @@ import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import { stackUp } from '@warden/shared/stack/index';
-import { runTopics } from '../services/cli/src/commands/schema';
 import { envelopeMessage } from '../services/ingest/src/publish';
 import { percentile, postJson, printTable } from './support/load';
 import { runService } from '../test/support/processes';
@@ -36,7 +35,6 @@ const env = {
   REDIS_URL: status.redis.endpoint,
 };
 Object.assign(process.env, env);
-await runTopics();
 const endpoints = loadEndpoints();
 const ch = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
 const run = Date.now().toString(36);
@@ -51,9 +49,26 @@ const { key } = await new KeyStore({ redis }).createKey({
 });
 redis.disconnect();
 
+// Every topic of the run is its own (WARDEN_TOPIC_PREFIX), created here and deleted at the end: the
+// bench's records never reach a dev stack's own pipeline, and phase 2 reads exactly its backlog.
+const livePrefix = `bench-${run}.`;
+const liveTopics = topicNames(livePrefix);
+const backlogPrefix = `bench-${run}-backlog.`;
+const backlogTopics = topicNames(backlogPrefix);
+const kafka = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'bench-pipeline' });
+const admin = kafka.admin();
+await admin.connect();
+await ensureTopics(admin, { prefix: livePrefix });
+await ensureTopics(admin, { prefix: backlogPrefix });
+
 const port = 18490;
-// Phase 1 measures fresh records: new groups start at the end of the topics, not their history.
-const common = { ...env, CLICKHOUSE_DATABASE: db, WARDEN_CONSUMER_START: 'latest' };
+// The topics are new, so groups reading from the earliest offset miss nothing and read nothing old.
+const common = {
+  ...env,
+  CLICKHOUSE_DATABASE: db,
+  WARDEN_CONSUMER_START: 'earliest',
+  WARDEN_TOPIC_PREFIX: livePrefix,
+};
 const services = [
   runService('ingest', { ...common, PORT: String(port), HOST: '127.0.0.1' }),
   runService('detector', {
@@ -165,13 +180,6 @@ await poller;
 for (const s of services) await s.stop();
 
 say(`phase 2: sink throughput on a backlog of ${backlog} interactions vs a plain bulk insert`);
-// The backlog goes to topics of its own (WARDEN_TOPIC_PREFIX), so the sink reads exactly these rows.
-const prefix = `bench-${run}.`;
-const backlogTopics = topicNames(prefix);
-const kafka = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'bench-pipeline' });
-const admin = kafka.admin();
-await admin.connect();
-await ensureTopics(admin, { prefix });
 const producer = createDurableProducer(kafka);
 await producer.connect();
 const writer = new DurableWriter(producer, { timeoutMs: 60_000 });
@@ -225,7 +233,7 @@ const sinks = Array.from({ length: sinkProcesses }, () =>
     CLICKHOUSE_DATABASE: sinkDb,
     WARDEN_SINK_GROUP: `bench-sink2-${run}`,
     WARDEN_CONSUMER_START: 'earliest',
-    WARDEN_TOPIC_PREFIX: prefix,
+    WARDEN_TOPIC_PREFIX: backlogPrefix,
     WARDEN_SINK_METRICS_PORT: '0',
   }),
 );
@@ -258,7 +266,7 @@ while (loaded < backlog && Date.now() < giveUp) {
 // Throughput counts every row the sink wrote, in every table (here: the backlog's interactions).
 const sinkPerSecond = (total - firstSeen) / ((Date.now() - sinkStart) / 1000);
 for (const sink of sinks) await sink.stop();
-await admin.deleteTopics({ topics: Object.values(backlogTopics) });
+await admin.deleteTopics({ topics: [...Object.values(liveTopics), ...Object.values(backlogTopics)] });
 await admin.disconnect();
 
 rowLatency.sort((a, b) => a - b);
