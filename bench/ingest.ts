@@ -75,15 +75,16 @@ Object.assign(process.env, {
   CLICKHOUSE_URL: status.clickhouse.endpoint,
   REDIS_URL: status.redis.endpoint,
 });
+const endpoints = loadEndpoints();
 await runMigrate();
 // Topics of the run's own (WARDEN_TOPIC_PREFIX), deleted at the end: the bench's records never wait
 // in a dev stack's topics for its detector and sink.
 const topicPrefix = `bench-ingest-${Date.now().toString(36)}.`;
-const admin = createKafka({ brokers: loadEndpoints().kafkaBrokers, clientId: 'bench-ingest' }).admin();
+const admin = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'bench-ingest' }).admin();
 await admin.connect();
 await ensureTopics(admin, { prefix: topicPrefix });
 
-const redis = new Redis(loadEndpoints().redisUrl);
+const redis = new Redis(endpoints.redisUrl);
 const created = await new KeyStore({ redis }).createKey({
   accountId: `bench-${Date.now()}`,
   tier: 'enterprise',
