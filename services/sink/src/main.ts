@@ -26,6 +26,7 @@ const consumer = kafka.consumer({
   sessionTimeout: 30_000,
   heartbeatInterval: 3_000,
   maxBytesPerPartition: 4 * 1024 * 1024,
+  minBytes: 256 * 1024,
   maxWaitTimeInMs: 250,
 });
 const dlqProducer = createDurableProducer(kafka);
@@ -41,6 +42,7 @@ const pipeline = new SinkPipeline({
   metrics,
   maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 50_000, 1, 1_000_000),
   maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
+  decodeThreads: intFromEnv(env, 'WARDEN_SINK_DECODE_THREADS', 1, 0, 16),
   topics: [topics.interactions, topics.detections],
   fromBeginning: consumerStartsFromBeginning(env),
 });

@@ -7,7 +7,8 @@ import { topics } from '@warden/shared/kafka/topics';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Gauge, Histogram, type Registry } from '@warden/shared/metrics';
 import { RowBatch } from './steps/batch';
-import { decodeMessage } from './steps/decode';
+import type { DecodedRun } from './steps/decode';
+import { inlineDecoder, ThreadDecoder, type RunDecoder } from './steps/decoder';
 import { insertRows, WriteAborted, type RejectedRow } from './steps/write';
 
 export interface SinkOptions {
@@ -25,12 +26,25 @@ export interface SinkOptions {
   maxAgeMs?: number;
   topics?: string[];
   fromBeginning?: boolean;
+  /** Threads that decode and serialize rows; 0 decodes on the consuming thread. Default 1. */
+  decodeThreads?: number;
+}
+
+/** One fetched batch of one partition, from read to appended. */
+interface Run {
+  topic: string;
+  partition: number;
+  first: string;
+  last: string;
+  /** Rewinds bump the pipeline's generation; a run of an older one is dropped, not appended. */
+  generation: number;
 }
 
 /**
- * decode → batch → insert → commit. Offsets are committed only after ClickHouse accepted every row
- * they cover; while ClickHouse fails the consumer pauses (Kafka holds the backlog) and keeps its
- * group membership alive with heartbeats. Poison messages and rows ClickHouse rejects as invalid
+ * decode (on its own thread) → batch → insert → commit. Each fetched batch is a run decoded while
+ * the next one is fetched; runs join the batch in read order. Offsets are committed only after
+ * ClickHouse accepted every row they cover; while ClickHouse fails the consumer pauses (Kafka holds
+ * the backlog) and keeps its group membership alive with heartbeats. Poison messages and rows ClickHouse rejects as invalid
  * go to the DLQ with the reason; nothing else is ever skipped.
  */
 export class SinkPipeline {
@@ -44,8 +58,19 @@ export class SinkPipeline {
   private readonly topics: string[];
   private readonly db: string;
   private readonly m;
+  private readonly decoder: RunDecoder;
+  /** Runs handed to the decoder and not yet in the batch. */
+  private readonly decoding = new Set<Run>();
+  private readonly runsAhead = 6;
+  /** Settles when every run handed over so far has been appended (or dropped). */
+  private appended: Promise<void> = Promise.resolve();
+  private generation = 0;
+  /** Messages behind the high watermark after the last batch read, per topic and partition. */
+  private readonly lag = new Map<string, number>();
 
   constructor(private readonly opts: SinkOptions) {
+    const threads = opts.decodeThreads ?? 1;
+    this.decoder = threads > 0 ? new ThreadDecoder(threads) : inlineDecoder();
     this.maxRows = opts.maxRows ?? 50_000;
     this.maxAgeMs = opts.maxAgeMs ?? 1000;
     this.topics = opts.topics ?? [topics.interactions, topics.detections];
@@ -97,6 +122,7 @@ export class SinkPipeline {
 
   async start(): Promise<void> {
     const { consumer } = this.opts;
+    await this.decoder.ready();
     await consumer.connect();
     for (const topic of this.topics)
       await consumer.subscribe({ topic, fromBeginning: this.opts.fromBeginning ?? true });
@@ -118,6 +144,7 @@ export class SinkPipeline {
   /** Flushes what is buffered, commits it, and leaves the group. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.appended;
     await this.flushing?.catch(() => undefined);
     // A final flush: if ClickHouse is down it is abandoned after one attempt and Kafka keeps the rows.
     this.stopping = true;
@@ -125,6 +152,7 @@ export class SinkPipeline {
       this.opts.logger.warn({ err }, 'final flush abandoned; rows stay in Kafka'),
     );
     await this.opts.consumer.disconnect();
+    await this.decoder.close();
   }
 
   private async onBatch({
@@ -135,41 +163,71 @@ export class SinkPipeline {
     isStale,
   }: EachBatchPayload): Promise<void> {
     this.heartbeat = heartbeat;
-    const lag = Number(BigInt(batch.highWatermark) - BigInt(batch.lastOffset()) - 1n);
-    this.m.lag.set({ topic: batch.topic, partition: String(batch.partition) }, Math.max(0, lag));
-    // Offsets are covered per run of messages, before every await: a flush that starts meanwhile
-    // (size or age) commits exactly what its rows stand for. Staleness (a rewind or rebalance sought
-    // elsewhere) can only arise during an await, so it is checked after each one.
-    const { topic, partition } = batch;
-    let from: string | undefined;
-    let last: string | undefined;
-    const coverRead = () => {
-      if (from !== undefined) this.batch.cover(topic, partition, from, last!);
-      from = undefined;
-    };
-    if (isStale()) return;
-    for (const message of batch.messages) {
-      if (!isRunning()) break;
-      const decoded = decodeMessage(topic, message.value);
-      if (decoded.ok) {
-        for (const { table, row } of decoded.rows) this.batch.add(table, JSON.stringify(row));
-      } else {
-        coverRead();
-        await this.deadLetter(topic, partition, message, decoded.reason, 'decode');
-        if (isStale()) return;
-      }
-      from ??= message.offset;
-      last = message.offset;
-      if (this.batch.size >= this.maxRows) {
-        coverRead();
-        await this.startFlush();
-        if (isStale()) return;
-      }
+    const lag = Math.max(0, Number(BigInt(batch.highWatermark) - BigInt(batch.lastOffset()) - 1n));
+    this.m.lag.set({ topic: batch.topic, partition: String(batch.partition) }, lag);
+    this.lag.set(`${batch.topic}\u0000${batch.partition}`, lag);
+    const { topic, partition, messages } = batch;
+    // Backpressure: a bounded number of runs decode ahead of the rows being batched.
+    while (this.decoding.size >= this.runsAhead) {
+      await Promise.race([this.appended, sleep(1000)]);
+      await heartbeat().catch(() => undefined);
     }
-    coverRead();
-    // Resolving moves the fetch position on, once per batch; the commit waits for the insert.
-    if (last !== undefined) resolveOffset(last);
-    if (isRunning()) await heartbeat();
+    // Stale: a rewind or rebalance sought this partition elsewhere since the fetch.
+    if (messages.length === 0 || isStale() || !isRunning()) return;
+    const run: Run = {
+      topic,
+      partition,
+      first: messages[0]!.offset,
+      last: messages[messages.length - 1]!.offset,
+      generation: this.generation,
+    };
+    this.decoding.add(run);
+    const decoded = this.decoder.decode(
+      topic,
+      messages.map((m) => m.value),
+    );
+    // Runs join the batch in the order they were read, whatever order the threads finish in.
+    this.appended = this.appended.then(() => this.append(run, messages, decoded));
+    // The fetch position moves on while the run decodes; the commit waits for its insert.
+    resolveOffset(run.last);
+    await heartbeat();
+  }
+
+  /**
+   * Every partition read so far is at its high watermark and nothing waits to be decoded: a backlog
+   * was just drained, so a batch already half full is written now instead of when it ages.
+   */
+  private caughtUp(): boolean {
+    if (this.decoding.size > 0) return false;
+    for (const lag of this.lag.values()) if (lag > 0) return false;
+    return true;
+  }
+
+  /** Adds a decoded run to the batch, its poison messages to the DLQ first, and flushes on size. */
+  private async append(run: Run, messages: KafkaMessage[], decoded: Promise<DecodedRun>): Promise<void> {
+    try {
+      const { tables, failures } = await decoded;
+      for (const f of failures) {
+        if (run.generation !== this.generation) return;
+        await this.deadLetter(run.topic, run.partition, messages[f.index]!, f.reason, 'decode');
+      }
+      // Rewound meanwhile: the run is read again from Kafka.
+      if (run.generation !== this.generation) return;
+      for (const t of tables) this.batch.add(t.table, t.chunks, t.rows);
+      this.batch.cover(run.topic, run.partition, run.first, run.last);
+      this.decoding.delete(run);
+      if (this.batch.size >= this.maxRows || (this.batch.size >= this.maxRows / 2 && this.caughtUp()))
+        await this.startFlush();
+    } catch (err) {
+      if (run.generation !== this.generation) return;
+      this.opts.logger.error(
+        { err, topic: run.topic, partition: run.partition, offset: run.first },
+        'run could not be decoded or dead-lettered; rewinding to read it again',
+      );
+      this.rewind();
+    } finally {
+      this.decoding.delete(run);
+    }
   }
 
   private async deadLetter(
@@ -224,14 +282,22 @@ export class SinkPipeline {
   }
 
   /**
-   * A batch could not be written or committed: seek every partition it (or the batch filling behind
-   * it) touched back to its first uncommitted offset and drop the buffer, so all of it is read
-   * again. Committing the later batch alone would skip the failed rows.
+   * A batch could not be written or committed, or a run not decoded: seek every partition it, the
+   * batch filling behind it and the runs still decoding touched back to its first uncommitted
+   * offset and drop all of them, so everything is read again. Committing the later batch alone would
+   * skip the failed rows.
    */
-  private rewind(failed: RowBatch): void {
+  private rewind(failed?: RowBatch): void {
     const first = new Map<string, { topic: string; partition: number; offset: string }>();
-    for (const r of [...this.batch.rewinds(), ...failed.rewinds()])
-      first.set(`${r.topic}\u0000${r.partition}`, r);
+    const runs = [...this.decoding].map((r) => ({ topic: r.topic, partition: r.partition, offset: r.first }));
+    for (const r of [...(failed?.rewinds() ?? []), ...this.batch.rewinds(), ...runs]) {
+      const key = `${r.topic}\u0000${r.partition}`;
+      const seen = first.get(key);
+      if (!seen || BigInt(r.offset) < BigInt(seen.offset)) first.set(key, r);
+    }
+    // Runs still decoding belong to the old position: they are dropped when they arrive.
+    this.generation++;
+    this.decoding.clear();
     this.batch = new RowBatch();
     for (const r of first.values()) {
       try {

@@ -5,7 +5,7 @@ describe('RowBatch', () => {
   it('commits the offset after the highest covered one per partition and rewinds to the first', () => {
     const b = new RowBatch();
     b.cover('t', 0, '10', '10');
-    b.add('interactions', '{"id":1}');
+    b.add('interactions', [Buffer.from('{"id":1}\n')], 1);
     b.cover('t', 0, '11', '12');
     b.cover('t', 1, '5', '5');
     b.cover('t', 0, '3', '11');
@@ -47,6 +47,18 @@ describe('JsonLines', () => {
     expect(Buffer.concat(lines.chunks()).toString('utf8')).toBe(rows.map((r) => `${r}\n`).join(''));
     expect(lines.lines()).toEqual(rows);
     expect(JsonLines.of(rows.slice(0, 3)).lines()).toEqual(rows.slice(0, 3));
+  });
+
+  it('appends lines encoded elsewhere after its own, in order', () => {
+    const lines = new JsonLines(64);
+    lines.add('{"a":1}');
+    lines.append([Buffer.from('{"b":2}\n{"c":3}\n'), new Uint8Array(0)], 2);
+    lines.append([Buffer.from('{"d":4}\n')], 1);
+    expect(lines.count).toBe(4);
+    expect(lines.lines()).toEqual(['{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}']);
+    const only = new JsonLines();
+    only.append([Buffer.from('{"e":5}\n')], 1);
+    expect(only.lines()).toEqual(['{"e":5}']);
   });
 
   it('takes a row larger than its chunk size whole', () => {

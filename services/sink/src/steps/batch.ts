@@ -26,12 +26,23 @@ export class JsonLines {
     const room = line.length * 3 + 1;
     if (!this.current || this.used + room > this.current.length) {
       if (this.current) this.full.push(this.current.subarray(0, this.used));
-      this.current = Buffer.allocUnsafe(Math.max(this.chunkBytes, room));
+      // Never a slice of Node's shared pool: chunks may be transferred to another thread.
+      this.current = Buffer.allocUnsafeSlow(Math.max(this.chunkBytes, room));
       this.used = 0;
     }
     this.used += this.current.write(line, this.used);
     this.current[this.used++] = newline;
     this.rows++;
+  }
+
+  /** Takes lines already encoded elsewhere (a decode thread), `rows` of them, as they are. */
+  append(chunks: readonly Uint8Array[], rows: number): void {
+    if (this.current) this.full.push(this.current.subarray(0, this.used));
+    this.current = null;
+    this.used = 0;
+    for (const c of chunks)
+      if (c.byteLength) this.full.push(Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+    this.rows += rows;
   }
 
   get count(): number {
@@ -40,7 +51,7 @@ export class JsonLines {
 
   /** The request body: every row, newline-terminated, in order. */
   chunks(): Buffer[] {
-    return this.current ? [...this.full, this.current.subarray(0, this.used)] : [];
+    return this.current ? [...this.full, this.current.subarray(0, this.used)] : [...this.full];
   }
 
   /** The rows as strings again (only to isolate rows ClickHouse rejected). */
@@ -69,11 +80,12 @@ export class RowBatch {
     if (this.firstAt === 0) this.firstAt = Date.now();
   }
 
-  add(table: string, row: string): void {
+  /** Adds `rows` JSONEachRow lines for `table`, encoded in `chunks`. */
+  add(table: string, chunks: readonly Uint8Array[], rows: number): void {
     let lines = this.rows.get(table);
     if (!lines) this.rows.set(table, (lines = new JsonLines()));
-    lines.add(row);
-    this.count++;
+    lines.append(chunks, rows);
+    this.count += rows;
     if (this.firstAt === 0) this.firstAt = Date.now();
   }
 

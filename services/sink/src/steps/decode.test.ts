@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { topics } from '@warden/shared/kafka/topics';
 import { buildEnvelope, buildEventEnvelope } from '@warden/shared/schemas/envelope';
-import { decodeMessage } from './decode';
+import { decodeMessage, decodeRun, packValues, unpackValues } from './decode';
+import { inlineDecoder, ThreadDecoder } from './decoder';
 
 const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };
 
@@ -72,5 +73,59 @@ describe('sink decode', () => {
     const decoded = decodeMessage(topics.interactions, Buffer.from(value));
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.reason.length).toBeGreaterThan(5);
+  });
+});
+
+describe('sink decode runs', () => {
+  const values = [
+    Buffer.from(
+      JSON.stringify(buildEnvelope({ agentId: 'a', prompt: 'żółw 🐢\nline', response: 'r' }, source)),
+    ),
+    null,
+    Buffer.from('{"a":'),
+    Buffer.from(
+      JSON.stringify(buildEventEnvelope({ agentId: 'a', eventType: 'message_end', data: {} }, source)),
+    ),
+    Buffer.from(JSON.stringify(buildEnvelope({ agentId: 'b', prompt: 'p2', response: 'r2' }, source))),
+  ];
+  const lines = (chunks: Uint8Array[]) =>
+    Buffer.concat(chunks)
+      .toString('utf8')
+      .split('\n')
+      .slice(0, -1)
+      .map((l) => JSON.parse(l));
+
+  it('packs values into one buffer and unpacks them unchanged, nulls included', () => {
+    const packed = packValues(values);
+    expect(packed.data.buffer.byteLength).toBe(packed.data.byteLength);
+    expect(unpackValues(packed)).toEqual(values);
+  });
+
+  it('serializes every row per table in order and reports poison messages by index', () => {
+    const run = decodeRun(topics.interactions, values);
+    expect(run.failures.map((f) => f.index)).toEqual([1, 2]);
+    expect(run.failures[0]!.reason).toMatch(/empty/);
+    const byTable = Object.fromEntries(run.tables.map((t) => [t.table, t]));
+    expect(byTable.interactions!.rows).toBe(2);
+    expect(lines(byTable.interactions!.chunks).map((r) => r.prompt)).toEqual(['żółw 🐢\nline', 'p2']);
+    expect(byTable.events!.rows).toBe(1);
+  });
+
+  it('gives the same rows on a decode thread as on the calling thread', async () => {
+    const threads = new ThreadDecoder(2);
+    try {
+      const [a, b] = await Promise.all([
+        threads.decode(topics.interactions, values),
+        threads.decode(topics.interactions, values.slice(3)),
+      ]);
+      const inline = await inlineDecoder().decode(topics.interactions, values);
+      expect(a!.failures).toEqual(inline.failures);
+      expect(a!.tables.map((t) => [t.table, t.rows, lines(t.chunks)])).toEqual(
+        inline.tables.map((t) => [t.table, t.rows, lines(t.chunks)]),
+      );
+      expect(b!.tables.map((t) => t.rows)).toEqual([1, 1]);
+    } finally {
+      await threads.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import {
 import { topics } from '@warden/shared/kafka/topics';
 import type { DetectionAnalysis } from '@warden/shared/schemas/detection';
 import type { InteractionEnvelope } from '@warden/shared/schemas/envelope';
+import { JsonLines } from './batch';
 
 export interface TableRow {
   table: string;
@@ -84,4 +85,81 @@ export function decodeMessage(topic: string, value: Buffer | null): Decoded {
     if (err instanceof PoisonMessage) return { ok: false, reason: err.message };
     return { ok: false, reason: `could not map to rows: ${(err as Error).message}` };
   }
+}
+
+/** A run of one partition's messages as JSONEachRow lines per table, and the messages that are poison. */
+export interface DecodedRun {
+  tables: Array<{ table: string; chunks: Uint8Array[]; rows: number }>;
+  failures: Array<{ index: number; reason: string }>;
+}
+
+/**
+ * Lines are written into chunks of about the run's own size (rows are about as long as their
+ * messages), capped: a run of a few thousand messages fills a handful, a run of one message does
+ * not allocate 256 KB.
+ */
+const runChunkBytes = (values: ReadonlyArray<Buffer | null>) =>
+  Math.min(
+    256 * 1024,
+    values.reduce((n, v) => n + (v?.length ?? 0), 1024),
+  );
+
+/**
+ * Decodes a run of messages and serializes their rows, the per-row work of the sink. Pure and
+ * self-contained so it can run on a decode thread: the result crosses threads as plain chunks.
+ */
+export function decodeRun(topic: string, values: ReadonlyArray<Buffer | null>): DecodedRun {
+  const lines = new Map<string, JsonLines>();
+  const chunkBytes = runChunkBytes(values);
+  const failures: DecodedRun['failures'] = [];
+  values.forEach((value, index) => {
+    const decoded = decodeMessage(topic, value);
+    if (!decoded.ok) {
+      failures.push({ index, reason: decoded.reason });
+      return;
+    }
+    for (const { table, row } of decoded.rows) {
+      let out = lines.get(table);
+      if (!out) lines.set(table, (out = new JsonLines(chunkBytes)));
+      out.add(JSON.stringify(row));
+    }
+  });
+  return {
+    tables: [...lines].map(([table, l]) => ({ table, chunks: l.chunks(), rows: l.count })),
+    failures,
+  };
+}
+
+/** Message values packed into one buffer (length -1: a null value), to hand to a thread without copies. */
+export interface PackedValues {
+  data: Uint8Array;
+  lengths: Int32Array;
+}
+
+export function packValues(values: ReadonlyArray<Buffer | null>): PackedValues {
+  const lengths = new Int32Array(values.length);
+  let total = 0;
+  values.forEach((v, i) => {
+    lengths[i] = v ? v.length : -1;
+    total += v?.length ?? 0;
+  });
+  // Its own ArrayBuffer (never a slice of Node's shared pool), so it can be transferred.
+  const data = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  for (const v of values) if (v) at += v.copy(data, at);
+  return { data, lengths };
+}
+
+export function unpackValues({ data, lengths }: PackedValues): Array<Buffer | null> {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const out: Array<Buffer | null> = [];
+  let at = 0;
+  for (const len of lengths) {
+    if (len < 0) out.push(null);
+    else {
+      out.push(buf.subarray(at, at + len));
+      at += len;
+    }
+  }
+  return out;
 }

@@ -1,0 +1,17 @@
+/** Entry of a sink decode thread: runs of packed messages in, rows as JSONEachRow chunks out. */
+import { parentPort } from 'node:worker_threads';
+import { decodeRun, unpackValues, type PackedValues } from './decode';
+
+export interface DecodeRequest extends PackedValues {
+  id: number;
+  topic: string;
+}
+
+parentPort!.on('message', (req: DecodeRequest) => {
+  const run = decodeRun(req.topic, unpackValues(req));
+  const buffers = new Set<ArrayBuffer>();
+  for (const t of run.tables) for (const c of t.chunks) buffers.add(c.buffer as ArrayBuffer);
+  parentPort!.postMessage({ id: req.id, run }, [...buffers]);
+});
+// Loaded and listening: the pipeline starts consuming only once its threads are ready.
+parentPort!.postMessage({ ready: true });
