@@ -2,7 +2,7 @@
  * `npm run bench:pipeline`: the real services as processes (ingest → detector → sink) on the local
  * stack. Phase 1 posts at a fixed rate for BENCH_SECONDS (default 60) and measures end-to-end
  * freshness on a sample: ingest 200 → row visible in `interactions`, → analysis visible in
- * `analyses`. Phase 2 measures sink throughput on a backlog against a plain bulk insert of the same
+ * `analyses`. BENCH_BATCH=N sends N records per /telemetry/batch request (default 1: /telemetry/ingest). Phase 2 measures sink throughput on a backlog against a plain bulk insert of the same
  * rows with @clickhouse/client, in the same run.
  */
 import { Redis } from 'ioredis';
@@ -25,6 +25,9 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 60);
 // Six 50,000-row batches: the first is left out of the sink's clock (start-up, group join), so a
 // smaller backlog would time one or two inserts and flatter the sink.
 const backlog = Number(process.env.BENCH_BACKLOG ?? 300_000);
+// Records per request in phase 1: 1 posts each to /telemetry/ingest; more go as one /telemetry/batch
+// request, the way an SDK that buffers a few milliseconds sends them (the same records per second).
+const perRequest = Math.max(1, Math.min(1000, Number(process.env.BENCH_BATCH ?? 1)));
 const sampleEvery = 10;
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -78,7 +81,7 @@ const services = [
   }),
   runService('sink', { ...common, WARDEN_SINK_GROUP: `bench-sink-${run}`, WARDEN_SINK_METRICS_PORT: '0' }),
 ];
-const url = `http://127.0.0.1:${port}/api/v1/telemetry/ingest`;
+const url = `http://127.0.0.1:${port}/api/v1/telemetry/${perRequest > 1 ? 'batch' : 'ingest'}`;
 for (let i = 0; i < 200; i++) {
   if (
     await fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -137,39 +140,53 @@ const poller = (async () => {
   }
 })();
 
-say(`phase 1: ${rate} records/s for ${seconds} s through ingest → detector → sink`);
+say(
+  `phase 1: ${rate} records/s for ${seconds} s through ingest → detector → sink` +
+    (perRequest > 1 ? ` (${perRequest} records per /telemetry/batch request)` : ''),
+);
 const started = Date.now();
 const inflight = new Set<Promise<void>>();
-for (let i = 0; i < rate * seconds; i++) {
+const record = (i: number) => ({
+  agentId,
+  prompt: texts[i % texts.length],
+  response: 'Sure, here you go.',
+  sessionId: `s${i % 97}`,
+});
+for (let i = 0; i < rate * seconds; i += perRequest) {
   const due = started + (i * 1000) / rate;
   const wait = due - Date.now();
   if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-  const body = JSON.stringify({
-    agentId,
-    prompt: texts[i % texts.length],
-    response: 'Sure, here you go.',
-    sessionId: `s${i % 97}`,
-  });
+  const first = i;
+  const body =
+    perRequest > 1
+      ? JSON.stringify({ interactions: Array.from({ length: perRequest }, (_, k) => record(first + k)) })
+      : JSON.stringify(record(first));
   const p = postJson(url, { authorization: `Bearer ${key}` }, body).then(
     (res) => {
       if (res.status !== 200) {
-        failed++;
+        failed += perRequest;
         return;
       }
-      const { interactionId } = JSON.parse(res.body) as { interactionId: string };
-      sent++;
-      if (i % sampleEvery === 0) {
-        const now = Date.now();
-        pendingRows.set(interactionId, now);
-        pendingAnalyses.set(interactionId, now);
-      }
+      const parsed = JSON.parse(res.body) as {
+        interactionId?: string;
+        results?: Array<{ interactionId: string }>;
+      };
+      const ids = parsed.results?.map((r) => r.interactionId) ?? [parsed.interactionId!];
+      const now = Date.now();
+      ids.forEach((interactionId, k) => {
+        sent++;
+        if ((first + k) % sampleEvery === 0) {
+          pendingRows.set(interactionId, now);
+          pendingAnalyses.set(interactionId, now);
+        }
+      });
     },
-    () => void failed++,
+    () => void (failed += perRequest),
   );
   inflight.add(p);
   void p.finally(() => inflight.delete(p));
-  if ((i + 1) % (rate * 10) === 0)
-    say(`  ${i + 1} sent, ${failed} failed, ${rowLatency.length} sampled rows visible`);
+  if (Math.floor((i + perRequest) / (rate * 10)) > Math.floor(i / (rate * 10)))
+    say(`  ${i + perRequest} sent, ${failed} failed, ${rowLatency.length} sampled rows visible`);
 }
 await Promise.all(inflight);
 const achieved = sent / ((Date.now() - started) / 1000);
@@ -272,7 +289,7 @@ await admin.disconnect();
 rowLatency.sort((a, b) => a - b);
 analysisLatency.sort((a, b) => a - b);
 console.log(
-  `\nPhase 1: ${seconds} s at ${rate}/s target (${Math.round(achieved)}/s accepted, ${failed} failed), ${rowLatency.length} sampled`,
+  `\nPhase 1: ${seconds} s at ${rate}/s target, ${perRequest} record(s) per request (${Math.round(achieved)}/s accepted, ${failed} failed), ${rowLatency.length} sampled`,
 );
 printTable([
   {
