@@ -2,8 +2,9 @@
  * `npm run bench:pipeline`: the real services as processes (ingest → detector → sink) on the local
  * stack. Phase 1 posts at a fixed rate for BENCH_SECONDS (default 60) and measures end-to-end
  * freshness on a sample: ingest 200 → row visible in `interactions`, → analysis visible in
- * `analyses`. BENCH_BATCH=N sends N records per /telemetry/batch request (default 1: /telemetry/ingest). Phase 2 measures sink throughput on a backlog against a plain bulk insert of the same
- * rows with @clickhouse/client, in the same run.
+ * `analyses`. BENCH_BATCH=N sends N records per /telemetry/batch request (default 1:
+ * /telemetry/ingest). Phase 2 measures sink throughput on a backlog against a plain bulk insert of
+ * the same rows with @clickhouse/client, in the same run.
  */
 import { Redis } from 'ioredis';
 import { createClickhouse } from '@warden/shared/clickhouse/client';

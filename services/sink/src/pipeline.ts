@@ -44,8 +44,8 @@ interface Run {
  * decode (on its own thread) → batch → insert → commit. Each fetched batch is a run decoded while
  * the next one is fetched; runs join the batch in read order. Offsets are committed only after
  * ClickHouse accepted every row they cover; while ClickHouse fails the consumer pauses (Kafka holds
- * the backlog) and keeps its group membership alive with heartbeats. Poison messages and rows ClickHouse rejects as invalid
- * go to the DLQ with the reason; nothing else is ever skipped.
+ * the backlog) and keeps its group membership alive with heartbeats. Poison messages and rows
+ * ClickHouse rejects as invalid go to the DLQ with the reason; nothing else is ever skipped.
  */
 export class SinkPipeline {
   private batch = new RowBatch();

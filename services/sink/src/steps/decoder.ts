@@ -19,6 +19,9 @@ export function inlineDecoder(): RunDecoder {
   };
 }
 
+/** Young generation per decode thread: almost everything a thread allocates dies young. */
+const YOUNG_GENERATION_MB = 96;
+
 interface Pending {
   resolve: (run: DecodedRun) => void;
   reject: (err: Error) => void;
@@ -42,11 +45,7 @@ export class ThreadDecoder implements RunDecoder {
   private next = 0;
   private ids = 0;
 
-  constructor(
-    threads: number,
-    /** Young generation per thread, MB: most of what a thread allocates dies young. */
-    private readonly youngGenerationMb = 96,
-  ) {
+  constructor(threads: number) {
     this.threads = new Array(Math.max(1, threads)).fill(undefined);
   }
 
@@ -80,7 +79,7 @@ export class ThreadDecoder implements RunDecoder {
     const entry = new URL('./decode-worker.ts', import.meta.url).href;
     const worker = new Worker(
       `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
-      { eval: true, resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb } },
+      { eval: true, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } },
     );
     let loaded!: () => void;
     let failed!: (err: Error) => void;
