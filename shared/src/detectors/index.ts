@@ -10,6 +10,7 @@ import { findSecrets } from './secrets';
 import { buildViews } from './views';
 
 export { detectorVersion } from './finding';
+export { prepareInjectionRules as prepareDetectors } from './injection';
 export type { Finding, Severity, ThreatType } from './finding';
 
 export interface DetectInput {
