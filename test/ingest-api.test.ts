@@ -206,3 +206,33 @@ describe('ingest API contract', () => {
     expect(metrics.body).toContain('warden_http_request_duration_seconds');
   });
 });
+
+describe('ingest API at the default limits', () => {
+  let ingest: RunningIngest;
+  beforeAll(async () => {
+    await ensureTestTopics();
+    ingest = await startIngest();
+  });
+  afterAll(async () => ingest?.close());
+
+  it('accepts a full batch of one session (1,000 records, ~4.8 MiB): Kafka takes it in several requests', async () => {
+    // One session → one partition; a single record batch this size is over the topics' 2 MiB
+    // max.message.bytes, which Kafka refuses however often it is retried.
+    const interactions = Array.from({ length: 1000 }, (_, i) => ({
+      agentId: 'bulk',
+      sessionId: 'one-long-session',
+      prompt: `${i} ${'lorem ipsum dolor sit amet '.repeat(180)}`,
+      response: 'ok',
+    }));
+    const body = JSON.stringify({ interactions });
+    expect(body.length).toBeGreaterThan(4.5 * 1024 * 1024);
+    const res = await ingest.app.inject({
+      method: 'POST',
+      url: '/api/v1/telemetry/batch',
+      headers: { 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().results).toHaveLength(1000);
+  }, 60_000);
+});

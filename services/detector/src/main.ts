@@ -2,6 +2,7 @@ import { canariesFromEnv } from '@warden/shared/analysis/analyze';
 import { consumerStartsFromBeginning, intFromEnv, loadEndpoints, stringFromEnv } from '@warden/shared/config';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
+import { prepareDetectors } from '@warden/shared/detectors/index';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { serveMetrics } from '@warden/shared/metrics-server';
@@ -32,9 +33,13 @@ const pipeline = new DetectorPipeline({
   metrics,
   analyze: { canaries },
   fromBeginning: consumerStartsFromBeginning(env),
+  partitionsConcurrently: intFromEnv(env, 'WARDEN_DETECTOR_CONCURRENCY', 6, 1, 64),
 });
 
 await producer.connect();
+const compiling = performance.now();
+prepareDetectors();
+log.info({ ms: Math.round(performance.now() - compiling) }, 'detector rule sets compiled');
 await pipeline.start();
 const server = await serveMetrics(metrics, intFromEnv(env, 'WARDEN_DETECTOR_METRICS_PORT', 9101, 0, 65535));
 log.info({ groupId, metrics: server.url }, 'detector running');

@@ -16,6 +16,12 @@ export interface DetectorOptions {
   metrics: Registry;
   analyze?: AnalyzeOptions;
   fromBeginning?: boolean;
+  /**
+   * Partitions whose batches are handled at once (default 1). While one batch waits for its
+   * detections to be acknowledged, the next partition's batch is analysed; each partition still
+   * goes in order and commits only what it produced.
+   */
+  partitionsConcurrently?: number;
 }
 
 /**
@@ -62,6 +68,7 @@ export class DetectorPipeline {
     await consumer.run({
       eachBatchAutoResolve: false,
       autoCommitInterval: 1000,
+      partitionsConsumedConcurrently: this.opts.partitionsConcurrently ?? 1,
       eachBatch: (payload) => this.onBatch(payload),
     });
   }

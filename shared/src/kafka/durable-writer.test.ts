@@ -62,3 +62,40 @@ describe('DurableWriter', () => {
     await expect(again).rejects.toThrow(/broker gone/);
   });
 });
+
+describe('DurableWriter request size', () => {
+  it('splits a write over maxBatchBytes into requests in order and resolves after all of them', async () => {
+    const { producer, requests } = manualProducer();
+    const writer = new DurableWriter(producer, { maxBatchBytes: 1000 });
+    const messages = Array.from({ length: 10 }, (_, i) => ({ key: 'k', value: `${i}`.padEnd(300, '.') }));
+    let done = false;
+    const write = writer.write('t', messages).then(() => (done = true));
+    const sent: string[] = [];
+    for (let r = 0; r < 10 && !done; r++) {
+      await tick();
+      const req = requests[r];
+      if (!req) break;
+      const msgs = req.batch.topicMessages![0]!.messages;
+      // A message counts 333 bytes (value, key, record overhead): three fit in 1,000, a fourth does not.
+      expect(msgs).toHaveLength(r < 3 ? 3 : 1);
+      sent.push(...msgs.map((m) => String(m.value).replace(/\.+$/, '')));
+      expect(done).toBe(false);
+      req.resolve();
+    }
+    await write;
+    expect(sent).toEqual(messages.map((_, i) => `${i}`));
+  });
+
+  it('sends a single message larger than the bound on its own', async () => {
+    const { producer, requests } = manualProducer();
+    const writer = new DurableWriter(producer, { maxBatchBytes: 100 });
+    const write = writer.write('t', [{ value: 'x'.repeat(500) }, { value: 'y' }]);
+    await tick();
+    expect(count(requests[0]!.batch)).toBe(1);
+    requests[0]!.resolve();
+    await tick();
+    expect(count(requests[1]!.batch)).toBe(1);
+    requests[1]!.resolve();
+    await write;
+  });
+});

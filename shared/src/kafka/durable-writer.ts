@@ -1,4 +1,4 @@
-import type { Message, Producer } from 'kafkajs';
+import type { IHeaders, Message, Producer } from 'kafkajs';
 
 /** Kafka could not take the write in time; the caller must not report the record as stored. */
 export class KafkaUnavailableError extends Error {
@@ -11,6 +11,8 @@ export class KafkaUnavailableError extends Error {
 interface Pending {
   topic: string;
   messages: Message[];
+  /** Estimated size of the messages on the wire. */
+  bytes: number;
   resolve: () => void;
   reject: (err: Error) => void;
   /** Set once the request carrying these messages left; a timed-out write still queued is dropped. */
@@ -23,6 +25,13 @@ export interface DurableWriterOptions {
   timeoutMs?: number;
   /** Upper bound of messages in one produce request. */
   maxBatchMessages?: number;
+  /**
+   * Upper bound of one produce request's estimated bytes (default 1 MiB). Kafka refuses a
+   * partition's record batch larger than the topic's max.message.bytes (2 MiB on Warden's topics)
+   * for good, so a backlog of large writes must leave in several requests. A single message is
+   * never split; it is bounded by the record size limit.
+   */
+  maxBatchBytes?: number;
   /** Called after every produce request with its size and duration (metrics). */
   onFlush?: (info: { messages: number; ms: number; ok: boolean }) => void;
 }
@@ -32,7 +41,8 @@ export interface DurableWriterOptions {
  * Kafka acknowledged its messages. Each producer has one produce request in flight (kafkajs keeps
  * idempotent sequence numbers right only that way); everything that arrives meanwhile goes into
  * the next request of the next free producer, so batches grow with load without a fixed linger.
- * A caller that awaits each write keeps its order; concurrent writes have none to keep.
+ * A caller that awaits each write keeps its order; concurrent writes have none to keep. A write
+ * larger than one request goes out in parts, in order with a single producer.
  */
 export class DurableWriter {
   private queue: Pending[] = [];
@@ -40,6 +50,7 @@ export class DurableWriter {
   private inFlight = 0;
   private readonly timeoutMs: number;
   private readonly maxBatchMessages: number;
+  private readonly maxBatchBytes: number;
 
   constructor(
     producers: Producer | Producer[],
@@ -49,12 +60,32 @@ export class DurableWriter {
     if (this.idle.length === 0) throw new Error('DurableWriter needs at least one producer');
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.maxBatchMessages = opts.maxBatchMessages ?? 2000;
+    this.maxBatchBytes = opts.maxBatchBytes ?? 1024 * 1024;
   }
 
   /** Resolves when Kafka acknowledged every message; rejects with KafkaUnavailableError otherwise. */
   write(topic: string, messages: Message[]): Promise<void> {
+    const parts: Array<{ messages: Message[]; bytes: number }> = [];
+    let part: Message[] = [];
+    let bytes = 0;
+    for (const m of messages) {
+      const size = messageBytes(m);
+      if (part.length > 0 && (bytes + size > this.maxBatchBytes || part.length >= this.maxBatchMessages)) {
+        parts.push({ messages: part, bytes });
+        part = [];
+        bytes = 0;
+      }
+      part.push(m);
+      bytes += size;
+    }
+    parts.push({ messages: part, bytes });
+    if (parts.length === 1) return this.enqueue(topic, messages, bytes);
+    return Promise.all(parts.map((p) => this.enqueue(topic, p.messages, p.bytes))).then(() => undefined);
+  }
+
+  private enqueue(topic: string, messages: Message[], bytes: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const pending: Pending = { topic, messages, resolve, reject, sent: false, settled: false };
+      const pending: Pending = { topic, messages, bytes, resolve, reject, sent: false, settled: false };
       const timer = setTimeout(() => {
         if (pending.settled) return;
         pending.settled = true;
@@ -88,14 +119,20 @@ export class DurableWriter {
   private sendNext(producer: Producer): void {
     const batch: Pending[] = [];
     let count = 0;
+    let bytes = 0;
     while (this.queue.length > 0) {
       const next = this.queue[0]!;
-      if (batch.length > 0 && count + next.messages.length > this.maxBatchMessages) break;
+      if (
+        batch.length > 0 &&
+        (count + next.messages.length > this.maxBatchMessages || bytes + next.bytes > this.maxBatchBytes)
+      )
+        break;
       this.queue.shift();
       if (next.settled) continue;
       next.sent = true;
       batch.push(next);
       count += next.messages.length;
+      bytes += next.bytes;
     }
     if (batch.length === 0) {
       this.idle.push(producer);
@@ -128,6 +165,18 @@ export class DurableWriter {
         this.pump();
       });
   }
+}
+
+const byteLength = (v: Buffer | string | null | undefined) =>
+  v == null ? 0 : typeof v === 'string' ? Buffer.byteLength(v) : v.length;
+
+/** A message's size in a record batch: key, value, headers and a record's fixed overhead. */
+function messageBytes(m: Message): number {
+  let n = 32 + byteLength(m.key) + byteLength(m.value);
+  for (const [k, v] of Object.entries(m.headers ?? ({} as IHeaders))) {
+    for (const one of Array.isArray(v) ? v : [v]) n += 8 + k.length + byteLength(one);
+  }
+  return n;
 }
 
 function settle(p: Pending, err: Error | undefined): void {
