@@ -2,17 +2,12 @@ import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { scoreInjectionModel } from './injection-model';
-import { NON_ASCII, rawSpan, type FieldViews, type TextView } from './views';
+import { rawSpan, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
 // repeats ({0,4} inside {0,3}) and Unicode classes made the 1 MB adversarial input 20× slower.
 const GAP = '[\\s\\pP\\pS]*';
 const WORD_START = '(?:^|[^a-z0-9\\x{80}-\\x{10FFFF}])';
-// The same two on ASCII-only text, where they match exactly what the Unicode forms match: RE2's `\s`
-// is ASCII, and every ASCII \pP/\pS character is in `!-/ :-@ [-` {-~`. The Unicode classes make the
-// automaton of a single rule large enough to cost ~10× more per match (60 µs on 1.5 KB vs 7 µs).
-const ASCII_GAP = '[\\t\\n\\f\\r !-/:-@\\[-`{-~]*';
-const ASCII_WORD_START = '(?:^|[\\x00-/:-`{-\\x7f])';
 
 /** Top-level `|` branches of an RE2 pattern (outside groups and character classes). */
 export function splitBranches(src: string): string[] {
@@ -92,47 +87,37 @@ class Locator {
   }
 }
 
-/** How a view is matched: leet views use the l→i skeleton forms, ASCII-only views the ASCII forms. */
-type Variant = 'plain' | 'skeleton' | 'plainAscii' | 'skeletonAscii';
-const VARIANTS: Variant[] = ['plain', 'skeleton', 'plainAscii', 'skeletonAscii'];
-
-function variantOf(view: TextView): Variant {
-  const ascii = view.identity === true || !NON_ASCII.test(view.text);
-  if (view.name === 'leet') return ascii ? 'skeletonAscii' : 'skeleton';
-  return ascii ? 'plainAscii' : 'plain';
-}
-
 interface CompiledRule {
   rule: InjectionRule;
-  locators: Record<Variant, Locator>;
+  re: Locator;
+  /** Same pattern with l→i, for the leet skeleton view. */
+  skeleton: Locator;
   skeletonNeeds: string[];
   skeletonAlso?: string[];
 }
 
-function source(pattern: string, variant: Variant): string {
-  const ascii = variant === 'plainAscii' || variant === 'skeletonAscii';
-  const src = pattern
-    .replaceAll('~', ascii ? ASCII_GAP : GAP)
-    .replaceAll('⟨', ascii ? ASCII_WORD_START : WORD_START);
+function source(pattern: string, skeleton: boolean): string {
+  const src = pattern.replaceAll('~', GAP).replaceAll('⟨', WORD_START);
   // Skeleton: fold l to i in literal letters only (there are no `\l` escapes in the rules).
-  return variant === 'skeleton' || variant === 'skeletonAscii' ? src.replace(/l/g, 'i') : src;
+  return skeleton ? src.replace(/l/g, 'i') : src;
+}
+
+function compile(pattern: string, skeleton: boolean): Locator {
+  return new Locator(source(pattern, skeleton));
 }
 
 const compiled: CompiledRule[] = injectionRules.map((rule) => ({
   rule,
-  locators: Object.fromEntries(VARIANTS.map((v) => [v, new Locator(source(rule.pattern, v))])) as Record<
-    Variant,
-    Locator
-  >,
+  re: compile(rule.pattern, false),
+  skeleton: compile(rule.pattern, true),
   skeletonNeeds: rule.needs.map((n) => n.replace(/l/g, 'i')),
   skeletonAlso: rule.also?.map((n) => n.replace(/l/g, 'i')),
 }));
 
 /**
  * Every rule in a few RE2.Set automata: one linear pass per set says which rules match a view, so a
- * benign view costs one or a few native calls instead of one per rule. RE2 caps a set's memory: the
- * ASCII forms fit in one set, the Unicode forms need chunks; a chunk that does not compile leaves its
- * rules to the per-rule path.
+ * benign view costs a handful of native calls instead of one per rule. RE2 caps a set's memory,
+ * hence chunks; a chunk that does not compile leaves its rules to the per-rule path.
  */
 interface RuleSet {
   set: InstanceType<typeof RE2.Set>;
@@ -140,14 +125,14 @@ interface RuleSet {
   rules: number[];
 }
 const SET_CHUNK = 10;
-function chunkedSets(variant: Variant, chunk: number): { sets: RuleSet[]; loose: number[] } {
+function buildSets(skeleton: boolean): { sets: RuleSet[]; loose: number[] } {
   const sets: RuleSet[] = [];
   const loose: number[] = [];
-  for (let i = 0; i < compiled.length; i += chunk) {
-    const rules = compiled.slice(i, i + chunk).map((_, k) => i + k);
+  for (let i = 0; i < compiled.length; i += SET_CHUNK) {
+    const rules = compiled.slice(i, i + SET_CHUNK).map((_, k) => i + k);
     try {
       const set = new RE2.Set(
-        rules.map((r) => source(compiled[r]!.rule.pattern, variant)),
+        rules.map((r) => source(compiled[r]!.rule.pattern, skeleton)),
         'u',
       );
       sets.push({ set, rules });
@@ -157,24 +142,21 @@ function chunkedSets(variant: Variant, chunk: number): { sets: RuleSet[]; loose:
   }
   return { sets, loose };
 }
-/** One set for every rule when RE2 can build it (the ASCII forms fit), else chunks. */
-function buildSets(variant: Variant): { sets: RuleSet[]; loose: number[] } {
-  const whole = chunkedSets(variant, compiled.length);
-  return whole.loose.length ? chunkedSets(variant, SET_CHUNK) : whole;
-}
-const RULE_SETS: Partial<Record<Variant, ReturnType<typeof buildSets>>> = {};
+const RULE_SETS: Partial<Record<'plain' | 'skeleton', ReturnType<typeof buildSets>>> = {};
 
 /**
- * Compiles every rule set now instead of on the first field that needs it (a few hundred ms): a
- * stream service calls this before it takes partitions, so its first records do not queue behind it.
+ * Compiles every rule set now instead of on the first field that needs it: a stream service calls
+ * this before it takes partitions, so its first records do not queue behind the compilation.
  */
 export function prepareInjectionRules(): void {
-  for (const v of VARIANTS) RULE_SETS[v] ??= buildSets(v);
+  RULE_SETS.plain ??= buildSets(false);
+  RULE_SETS.skeleton ??= buildSets(true);
 }
 
 /** Indices of the rules that match a view, or undefined when a set gives up (DFA memory on huge input). */
-function setCandidates(view: TextView, variant: Variant, hits: Map<string, Hit>): Set<number> | undefined {
-  const { sets, loose } = (RULE_SETS[variant] ??= buildSets(variant));
+function setCandidates(view: TextView, hits: Map<string, Hit>): Set<number> | undefined {
+  const kind = view.name === 'leet' ? 'skeleton' : 'plain';
+  const { sets, loose } = (RULE_SETS[kind] ??= buildSets(kind === 'skeleton'));
   const out = new Set<number>(loose);
   // One UTF-8 conversion per view instead of one per set (the native call would convert each time).
   let input: Buffer | undefined;
@@ -270,8 +252,7 @@ const MODEL_RULE = 'model.injection_lr';
 export const INJECTION_THRESHOLD = 0.5;
 
 function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext, lazy: boolean) {
-  const variant = variantOf(view);
-  const candidates = setCandidates(view, variant, hits);
+  const candidates = setCandidates(view, hits);
   let present: Set<string> | undefined;
   for (let i = 0; i < compiled.length; i++) {
     const c = compiled[i]!;
@@ -286,7 +267,7 @@ function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext
       const also = view.name === 'leet' ? c.skeletonAlso : c.rule.also;
       if (also && !also.some((n) => present!.has(n))) continue;
     }
-    const re = c.locators[variant];
+    const re = view.name === 'leet' ? c.skeleton : c.re;
     const weight = ctx.isData && c.rule.dataWeight ? c.rule.dataWeight : c.rule.weight;
     if (lazy && candidates) {
       // Set membership says the rule matches this view; where it matches is only needed for a finding.

@@ -214,7 +214,7 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
 const isSpacedSep = (c: number) =>
   c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
 // Single character classes only: linear in V8. Gate for the per-character despacing pass.
-export const NON_ASCII = /[\u0080-\uffff]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 // Non-ASCII counts as a letter: byte-simple classes keep this gate cheap on every field.
 const L = '[a-z0-9\\x{80}-\\x{10FFFF}]';
 const NL = '[^a-z0-9\\x{80}-\\x{10FFFF}]';
