@@ -141,6 +141,26 @@ describe('detector service: warden.interactions.v1 → warden.detections.v1', ()
     expect(bytes).toBeGreaterThan(2 * 1024 * 1024);
   }, 90_000);
 
+  it('analyses a 1 MB record of 40,000 card numbers into one bounded analysis and goes on', async () => {
+    // Unbounded, this analysis took minutes (a quadratic overlap check) and came to 23 MB, which
+    // Kafka refuses for good: the detector stalled on it.
+    const big = await send({
+      agentId: 'bulk',
+      prompt: 'card 4111 1111 1111 1111 '.repeat(40_000),
+      response: 'ok',
+    });
+    const after = await send({ agentId: 'bulk', prompt: 'hello again', response: 'hi' });
+    await eventually(
+      async () => analyses.has(big) && analyses.has(after),
+      (done) => done,
+      60_000,
+    );
+    const cards = analyses.get(big)!.findings.filter((f) => f.entityType === 'CREDIT_CARD');
+    expect(cards).toHaveLength(20);
+    expect(cards.at(-1)!.explanation).toMatch(/39980 more .* not listed/);
+    expect(analyses.has(after)).toBe(true);
+  }, 90_000);
+
   it('sends a poison message to the DLQ and keeps consuming', async () => {
     await writer.write(topics.interactions, [{ key: 'x', value: '{"not":"an envelope"}' }]);
     const after = await send({ agentId: 'support', prompt: 'hello', response: 'hi' });

@@ -33,7 +33,7 @@ export interface Finding {
 }
 
 /** Bump when any rule, threshold or model weight changes: replay relies on it. */
-export const detectorVersion = '2026.11.2';
+export const detectorVersion = '2026.11.3';
 
 export function roundConfidence(c: number): number {
   return Math.round(Math.min(1, Math.max(0, c)) * 1000) / 1000;

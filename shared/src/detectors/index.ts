@@ -127,7 +127,57 @@ function scanField(
   return out;
 }
 
-/** Every finding in one interaction, each pointing at a field and raw UTF-16 offsets. */
+/**
+ * Findings listed per rule in one field, and per interaction. A 1 MB field of 40,000 card numbers
+ * would otherwise make a 23 MB analysis, which no Kafka topic takes (Warden's allow 2 MiB a message):
+ * the first ones of a rule tell the analyst what and where, and the last one listed says how many
+ * more there are. Past the interaction's bound the most severe findings are kept.
+ */
+export const MAX_FINDINGS_PER_RULE_AND_FIELD = 20;
+export const MAX_FINDINGS_PER_INTERACTION = 500;
+
+const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3 };
+
+const withNote = (f: Finding, note: string): Finding => ({ ...f, explanation: `${f.explanation}; ${note}` });
+
+function boundFindings(findings: Finding[]): Finding[] {
+  const perGroup = new Map<string, number>();
+  for (const f of findings) {
+    const k = `${f.field}\u0000${f.ruleId}`;
+    perGroup.set(k, (perGroup.get(k) ?? 0) + 1);
+  }
+  let out = findings;
+  if ([...perGroup.values()].some((n) => n > MAX_FINDINGS_PER_RULE_AND_FIELD)) {
+    const seen = new Map<string, number>();
+    out = [];
+    for (const f of findings) {
+      const k = `${f.field}\u0000${f.ruleId}`;
+      const n = (seen.get(k) ?? 0) + 1;
+      seen.set(k, n);
+      if (n > MAX_FINDINGS_PER_RULE_AND_FIELD) continue;
+      const total = perGroup.get(k)!;
+      out.push(
+        n === MAX_FINDINGS_PER_RULE_AND_FIELD && total > n
+          ? withNote(f, `${total - n} more ${f.ruleId} findings in ${f.field} are not listed`)
+          : f,
+      );
+    }
+  }
+  if (out.length <= MAX_FINDINGS_PER_INTERACTION) return out;
+  const order = out.map((f, i) => ({ f, i }));
+  order.sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i);
+  const kept = order.slice(0, MAX_FINDINGS_PER_INTERACTION).sort((a, b) => a.i - b.i);
+  const last = kept.length - 1;
+  const omitted = out.length - kept.length;
+  return kept.map(({ f }, k) =>
+    k === last ? withNote(f, `${omitted} less severe findings of this interaction are not listed`) : f,
+  );
+}
+
+/**
+ * Every finding in one interaction, each pointing at a field and raw UTF-16 offsets; at most
+ * MAX_FINDINGS_PER_RULE_AND_FIELD per rule and field and MAX_FINDINGS_PER_INTERACTION in all.
+ */
 export function detectInteraction(input: DetectInput, opts: DetectOptions = {}): Finding[] {
   const findings: Finding[] = [];
   const promptValues = new Set<string>();
@@ -145,7 +195,7 @@ export function detectInteraction(input: DetectInput, opts: DetectOptions = {}):
     const text = asText(value);
     if (text) findings.push(...scanField(text, `metadata.${key}`, 'metadata', opts));
   }
-  return findings;
+  return boundFindings(findings);
 }
 
 /** One text as a given field (default `prompt`); the eval and bench use it. */

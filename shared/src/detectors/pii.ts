@@ -500,13 +500,17 @@ function findStructured(raw: string): PiiMatch[] {
 }
 
 /** Overlaps keep the most confident match (a card number is not also a phone number). */
-function resolveOverlaps(matches: PiiMatch[]): PiiMatch[] {
+function resolveOverlaps(matches: PiiMatch[], length: number): PiiMatch[] {
   const sorted = [...matches].sort(
     (a, b) => b.confidence - a.confidence || b.end - b.start - (a.end - a.start),
   );
+  // Characters already covered by a kept match: linear in the matched characters, where comparing
+  // every match with every kept one took minutes on a 1 MB field of 40,000 e-mail addresses.
+  const taken = new Uint8Array(length);
   const kept: PiiMatch[] = [];
-  for (const m of sorted) {
-    if (kept.some((k) => m.start < k.end && k.start < m.end)) continue;
+  next: for (const m of sorted) {
+    for (let i = m.start; i < m.end; i++) if (taken[i]) continue next;
+    taken.fill(1, m.start, m.end);
     kept.push(m);
   }
   return kept.sort((a, b) => a.start - b.start);
@@ -516,5 +520,5 @@ function resolveOverlaps(matches: PiiMatch[]): PiiMatch[] {
 export function findPii(raw: string): PiiMatch[] {
   const structured = findStructured(raw);
   const names = findNamesAndAddresses(raw).filter((n) => n.confidence >= PII_MIN_CONFIDENCE);
-  return resolveOverlaps([...structured, ...names]);
+  return resolveOverlaps([...structured, ...names], raw.length);
 }
