@@ -31,36 +31,26 @@ function isPunct(c: number): boolean {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
+/**
+ * Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length.
+ */
 // Reusable dedup scratch (one bit per bucket, cleared after each call): no Set, no per-call allocation.
 const MARK = new Uint8Array(1 << FEATURE_BITS);
 let found = new Uint32Array(1024);
-let count = 0;
 
-function add(h: number): void {
-  const k = h & MASK;
-  if (MARK[k]) return;
-  MARK[k] = 1;
-  if (count === found.length) {
-    const next = new Uint32Array(found.length * 2);
-    next.set(found);
-    found = next;
-  }
-  found[count++] = k;
-}
-
-/** Adds a finished word and its bigram with the previous word; returns the new previous word. */
-function addWord(prevWord: number, wordHash: number): number {
-  add(wordHash);
-  if (prevWord) add(mix(prevWord, wordHash));
-  return wordHash;
-}
-
-/**
- * Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length.
- * The per-character state lives in locals (no closures over it): this runs on every field.
- */
 export function featureIndices(text: string): Uint32Array {
-  count = 0;
+  let n = 0;
+  const add = (h: number) => {
+    const k = h & MASK;
+    if (MARK[k]) return;
+    MARK[k] = 1;
+    if (n === found.length) {
+      const next = new Uint32Array(found.length * 2);
+      next.set(found);
+      found = next;
+    }
+    found[n++] = k;
+  };
   let prevWord = 0;
   let prevCjk = 0;
   let wordHash = FNV_OFFSET;
@@ -70,27 +60,30 @@ export function featureIndices(text: string): Uint32Array {
   let shapeLen = 0;
   let punct = 0;
   let lastClass = -1;
+  const endWord = () => {
+    if (!inWord) return;
+    add(wordHash);
+    if (prevWord) add(mix(prevWord, wordHash));
+    prevWord = wordHash;
+    wordHash = FNV_OFFSET;
+    inWord = false;
+  };
+  const endToken = () => {
+    if (punct >= 2 && shapeLen >= 3) add(mix(0x5a5a, shape));
+    shape = FNV_OFFSET;
+    shapeLen = 0;
+    punct = 0;
+    lastClass = -1;
+  };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 10 || c === 9 || c === 13) {
-      if (inWord) {
-        prevWord = addWord(prevWord, wordHash);
-        wordHash = FNV_OFFSET;
-        inWord = false;
-      }
-      if (punct >= 2 && shapeLen >= 3) add(mix(0x5a5a, shape));
-      shape = FNV_OFFSET;
-      shapeLen = 0;
-      punct = 0;
-      lastClass = -1;
+      endWord();
+      endToken();
       continue;
     }
     if (isCjk(c)) {
-      if (inWord) {
-        prevWord = addWord(prevWord, wordHash);
-        wordHash = FNV_OFFSET;
-        inWord = false;
-      }
+      endWord();
       const h = Math.imul(c ^ FNV_OFFSET, FNV_PRIME) >>> 0;
       add(h);
       if (prevCjk) add(mix(prevCjk, h));
@@ -104,11 +97,7 @@ export function featureIndices(text: string): Uint32Array {
       inWord = true;
       cls = c >= 48 && c <= 57 ? 57 : 97;
     } else {
-      if (inWord) {
-        prevWord = addWord(prevWord, wordHash);
-        wordHash = FNV_OFFSET;
-        inWord = false;
-      }
+      endWord();
       cls = c;
       if (isPunct(c)) punct++;
     }
@@ -118,10 +107,10 @@ export function featureIndices(text: string): Uint32Array {
       lastClass = cls;
     }
   }
-  if (inWord) addWord(prevWord, wordHash);
-  if (punct >= 2 && shapeLen >= 3) add(mix(0x5a5a, shape));
-  const out = found.slice(0, count);
-  for (let k = 0; k < count; k++) MARK[out[k]!] = 0;
+  endWord();
+  endToken();
+  const out = found.slice(0, n);
+  for (let k = 0; k < n; k++) MARK[out[k]!] = 0;
   return out;
 }
 
