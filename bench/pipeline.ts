@@ -147,9 +147,8 @@ const poller = (async () => {
   }
 })();
 
-// Warm-up, not timed: a new consumer group's first rebalance waits ~3 s (Kafka's initial rebalance
-// delay) and each service's first batch pays its start-up; freshness is measured in steady state,
-// once records already go through all three services.
+// Readiness, not timed: 20 records must reach both tables (the detector's and the sink's consumer
+// groups have joined and handled a first batch) before records are sent at the rate.
 {
   const warmStart = Date.now();
   const warmIds = new Set<string>();

@@ -141,6 +141,7 @@ const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 
 const withNote = (f: Finding, note: string): Finding => ({ ...f, explanation: `${f.explanation}; ${note}` });
 
 function boundFindings(findings: Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS_PER_RULE_AND_FIELD) return findings;
   const perGroup = new Map<string, number>();
   for (const f of findings) {
     const k = `${f.field}\u0000${f.ruleId}`;
