@@ -39,8 +39,11 @@ export function roundConfidence(c: number): number {
   return Math.round(Math.min(1, Math.max(0, c)) * 1000) / 1000;
 }
 
+/** Severities, lowest first. */
+export const SEVERITY_ORDER: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
+
 export function severityFor(confidence: number, base: Severity): Severity {
-  const order: Severity[] = ['low', 'medium', 'high', 'critical'];
+  const order = SEVERITY_ORDER;
   const i = order.indexOf(base);
   // Weak evidence never raises an alert on its own: drop one level below 0.6 and another below 0.45.
   const drop = confidence < 0.45 ? 2 : confidence < 0.6 ? 1 : 0;

@@ -2,7 +2,14 @@
  * Warden's detector library: interaction in, findings out. Pure (no I/O); the stream service, the
  * CLI, replay, the eval and the bench all call these two functions.
  */
-import { detectorVersion, maskValue, severityFor, type Finding, type Severity } from './finding';
+import {
+  detectorVersion,
+  maskValue,
+  severityFor,
+  SEVERITY_ORDER,
+  type Finding,
+  type Severity,
+} from './finding';
 import { detectInjection, detectObfuscation } from './injection';
 import { findPii } from './pii';
 import { detectCanaries, detectExfiltration, detectSystemPromptLeak } from './response';
@@ -136,8 +143,6 @@ function scanField(
 export const MAX_FINDINGS_PER_RULE_AND_FIELD = 20;
 export const MAX_FINDINGS_PER_INTERACTION = 500;
 
-const SEVERITY_RANK: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3 };
-
 const withNote = (f: Finding, note: string): Finding => ({ ...f, explanation: `${f.explanation}; ${note}` });
 
 function boundFindings(findings: Finding[]): Finding[] {
@@ -166,7 +171,8 @@ function boundFindings(findings: Finding[]): Finding[] {
   }
   if (out.length <= MAX_FINDINGS_PER_INTERACTION) return out;
   const order = out.map((f, i) => ({ f, i }));
-  order.sort((a, b) => SEVERITY_RANK[a.f.severity] - SEVERITY_RANK[b.f.severity] || a.i - b.i);
+  const rank = (f: Finding) => SEVERITY_ORDER.indexOf(f.severity);
+  order.sort((a, b) => rank(b.f) - rank(a.f) || a.i - b.i);
   const kept = order.slice(0, MAX_FINDINGS_PER_INTERACTION).sort((a, b) => a.i - b.i);
   const last = kept.length - 1;
   const omitted = out.length - kept.length;
