@@ -43,11 +43,10 @@ export function roundConfidence(c: number): number {
 export const SEVERITY_ORDER: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
 
 export function severityFor(confidence: number, base: Severity): Severity {
-  const order = SEVERITY_ORDER;
-  const i = order.indexOf(base);
+  const i = SEVERITY_ORDER.indexOf(base);
   // Weak evidence never raises an alert on its own: drop one level below 0.6 and another below 0.45.
   const drop = confidence < 0.45 ? 2 : confidence < 0.6 ? 1 : 0;
-  return order[Math.max(0, i - drop)] ?? 'low';
+  return SEVERITY_ORDER[Math.max(0, i - drop)] ?? 'low';
 }
 
 /** Masks a sensitive value, keeping at most the last 4 characters (fewer for short values). */

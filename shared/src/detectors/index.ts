@@ -145,11 +145,13 @@ export const MAX_FINDINGS_PER_INTERACTION = 500;
 
 const withNote = (f: Finding, note: string): Finding => ({ ...f, explanation: `${f.explanation}; ${note}` });
 
+const ruleAndField = (f: Finding) => `${f.field}\u0000${f.ruleId}`;
+
 function boundFindings(findings: Finding[]): Finding[] {
   if (findings.length <= MAX_FINDINGS_PER_RULE_AND_FIELD) return findings;
   const perGroup = new Map<string, number>();
   for (const f of findings) {
-    const k = `${f.field}\u0000${f.ruleId}`;
+    const k = ruleAndField(f);
     perGroup.set(k, (perGroup.get(k) ?? 0) + 1);
   }
   let out = findings;
@@ -157,7 +159,7 @@ function boundFindings(findings: Finding[]): Finding[] {
     const seen = new Map<string, number>();
     out = [];
     for (const f of findings) {
-      const k = `${f.field}\u0000${f.ruleId}`;
+      const k = ruleAndField(f);
       const n = (seen.get(k) ?? 0) + 1;
       seen.set(k, n);
       if (n > MAX_FINDINGS_PER_RULE_AND_FIELD) continue;

@@ -1,4 +1,4 @@
-import type { IHeaders, Message, Producer } from 'kafkajs';
+import type { Message, Producer } from 'kafkajs';
 
 /** Kafka could not take the write in time; the caller must not report the record as stored. */
 export class KafkaUnavailableError extends Error {
@@ -173,7 +173,7 @@ const byteLength = (v: Buffer | string | null | undefined) =>
 /** A message's size in a record batch: key, value, headers and a record's fixed overhead. */
 function messageBytes(m: Message): number {
   let n = 32 + byteLength(m.key) + byteLength(m.value);
-  for (const [k, v] of Object.entries(m.headers ?? ({} as IHeaders))) {
+  for (const [k, v] of Object.entries(m.headers ?? {})) {
     for (const one of Array.isArray(v) ? v : [v]) n += 8 + k.length + byteLength(one);
   }
   return n;
