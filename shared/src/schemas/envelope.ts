@@ -1,4 +1,5 @@
-import { uuidv7 } from 'uuidv7';
+import { randomFillSync } from 'node:crypto';
+import { V7Generator } from 'uuidv7';
 import type { InteractionRecord, PlatformEvent } from './interaction';
 
 export const ENVELOPE_SCHEMA_VERSION = 1;
@@ -25,8 +26,26 @@ export interface EventEnvelope {
 
 export type TopicEnvelope = InteractionEnvelope | EventEnvelope;
 
+/**
+ * The library's default source refills 32 random bytes at a time through Web Crypto, which cost ~4%
+ * of ingest's CPU on 500-record batches; this one draws 4 KiB per refill from the same CSPRNG.
+ */
+class PooledRandom {
+  private readonly pool = new Uint32Array(1024);
+  private next = this.pool.length;
+  nextUint32(): number {
+    if (this.next === this.pool.length) {
+      randomFillSync(this.pool);
+      this.next = 0;
+    }
+    return this.pool[this.next++]!;
+  }
+}
+const ids = new V7Generator(new PooledRandom());
+
+/** A new UUIDv7: time-ordered, monotonic within this process. */
 export function newInteractionId(): string {
-  return uuidv7();
+  return ids.generate().toString();
 }
 
 export function buildEnvelope(
