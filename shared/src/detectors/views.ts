@@ -69,18 +69,21 @@ export function rawSpan(view: TextView, start: number, end: number): [number, nu
   return [s, Math.max(e, s + 1)];
 }
 
-/** Builder that appends view characters with their raw index (growable typed array, no per-char objects). */
+/**
+ * Builder that appends view characters with their raw index (growable typed array, no per-char
+ * objects). Sized for the expected view length up front: a 1 MB field would otherwise copy its
+ * index array a dozen times while it grows.
+ */
 class ViewBuilder {
   chars: string[] = [];
-  private idx = new Int32Array(256);
+  private idx: Int32Array;
   private n = 0;
+  constructor(expectedLength = 256) {
+    this.idx = new Int32Array(Math.max(16, expectedLength));
+  }
   push(s: string, rawIndex: number) {
     this.chars.push(s);
-    if (this.n + s.length > this.idx.length) {
-      const next = new Int32Array(Math.max(this.idx.length * 2, this.n + s.length));
-      next.set(this.idx.subarray(0, this.n));
-      this.idx = next;
-    }
+    this.grow(s.length);
     for (let k = 0; k < s.length; k++) this.idx[this.n++] = rawIndex;
   }
   /** Appends `s` whose characters come from consecutive raw indices starting at `rawStart`. */
@@ -88,7 +91,10 @@ class ViewBuilder {
     if (!s.length) return;
     this.chars.push(s);
     this.grow(s.length);
-    for (let k = 0; k < s.length; k++) this.idx[this.n++] = rawStart + k;
+    const idx = this.idx;
+    const n = this.n;
+    for (let k = 0; k < s.length; k++) idx[n + k] = rawStart + k;
+    this.n = n + s.length;
   }
   /** Appends characters [from, to) of a view verbatim, with their raw indices. */
   copyFrom(src: TextView, from: number, to: number) {
@@ -116,8 +122,9 @@ class ViewBuilder {
     this.chars.length = parts;
     this.n = n;
   }
+  /** The view; its map shares the builder's array (the builder is discarded after this). */
   done(name: ViewName, segStart: number, segEnd: number): TextView {
-    return { name, text: this.chars.join(''), map: this.idx.slice(0, this.n), segStart, segEnd };
+    return { name, text: this.chars.join(''), map: this.idx.subarray(0, this.n), segStart, segEnd };
   }
 }
 
@@ -140,7 +147,7 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
       tags: '',
     };
   }
-  const b = new ViewBuilder();
+  const b = new ViewBuilder(raw.length);
   let lookalikes = false;
   let tags = '';
   // Without look-alike letters the per-character parts are never revisited, so ASCII runs can be
@@ -239,7 +246,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
     const c = t.charCodeAt(k);
     return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c >= 0xc0;
   };
-  const b = new ViewBuilder();
+  const b = new ViewBuilder(t.length);
   let changed = false;
   let i = 0;
   // Characters [pending, i) are still to be copied verbatim.
