@@ -78,7 +78,7 @@ class ViewBuilder {
   chars: string[] = [];
   private idx: Int32Array;
   private n = 0;
-  constructor(expectedLength = 256) {
+  constructor(expectedLength: number) {
     this.idx = new Int32Array(Math.max(16, expectedLength));
   }
   push(s: string, rawIndex: number) {
