@@ -140,7 +140,11 @@ export class DurableWriter {
     }
     this.inFlight++;
     const byTopic = new Map<string, Message[]>();
-    for (const p of batch) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), ...p.messages]);
+    for (const p of batch) {
+      const list = byTopic.get(p.topic);
+      if (list) list.push(...p.messages);
+      else byTopic.set(p.topic, [...p.messages]);
+    }
     const started = performance.now();
     producer
       .sendBatch({
