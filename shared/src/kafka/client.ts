@@ -1,4 +1,11 @@
-import { Kafka, logLevel, Partitioners, type Producer, type ProducerConfig } from 'kafkajs';
+import {
+  Kafka,
+  logLevel,
+  Partitioners,
+  type ICustomPartitioner,
+  type Producer,
+  type ProducerConfig,
+} from 'kafkajs';
 import type { Logger } from '../logger';
 
 export interface KafkaClientOptions {
@@ -41,8 +48,34 @@ export function createDurableProducer(kafka: Kafka, extra: Partial<ProducerConfi
     idempotent: true,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: cachedKeyPartitioner,
     retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 },
     ...extra,
   });
 }
+
+/** Keys remembered per partitioner before the memory starts over. */
+const PARTITION_CACHE_KEYS = 50_000;
+
+/**
+ * kafkajs' default (Java-compatible) partitioner, remembering the partition of each string key:
+ * a keyed message's partition depends only on its key and the topic's partition count, and
+ * Warden's keys (account and conversation) repeat for every record of a conversation, while the
+ * default hashes each key byte by byte in JavaScript and filters the partition list per message.
+ */
+export const cachedKeyPartitioner: ICustomPartitioner = () => {
+  const partitioner = Partitioners.DefaultPartitioner();
+  const cache = new Map<string, number>();
+  return (args) => {
+    const { message, partitionMetadata } = args;
+    if (message.partition != null || typeof message.key !== 'string') return partitioner(args);
+    const memo = `${partitionMetadata.length}:${message.key}`;
+    let partition = cache.get(memo);
+    if (partition === undefined) {
+      partition = partitioner(args);
+      if (cache.size >= PARTITION_CACHE_KEYS) cache.clear();
+      cache.set(memo, partition);
+    }
+    return partition;
+  };
+};

@@ -33,15 +33,26 @@ describe('DurableWriter', () => {
     await Promise.all(rest);
   });
 
-  it('uses every free producer, one request each', async () => {
+  it('keeps a small backlog for the request in flight and spreads a large one over free producers', async () => {
     const a = manualProducer();
     const b = manualProducer();
-    const writer = new DurableWriter([a.producer, b.producer]);
-    const writes = [writer.write('t', [{ value: '1' }]), writer.write('t', [{ value: '2' }])];
+    const writer = new DurableWriter([a.producer, b.producer], { spreadBytes: 1000 });
+    const all = () => [...a.requests, ...b.requests];
+    const small = [writer.write('t', [{ value: '1' }]), writer.write('t', [{ value: '2' }])];
     await tick();
-    expect(a.requests.length + b.requests.length).toBe(2);
-    for (const r of [...a.requests, ...b.requests]) r.resolve();
-    await Promise.all(writes);
+    // One request in flight; the second write (far below 1,000 bytes) waits for it.
+    expect(all()).toHaveLength(1);
+    const large = writer.write('t', [{ value: 'x'.repeat(1200) }]);
+    await tick();
+    // The backlog passed spreadBytes: the free producer takes it (with the small write queued before it).
+    expect(all()).toHaveLength(2);
+    expect(
+      all()
+        .map((r) => count(r.batch))
+        .sort(),
+    ).toEqual([1, 2]);
+    for (const r of all()) r.resolve();
+    await Promise.all([...small, large]);
   });
 
   it('rejects every caller of a failed request, and times out a write never acknowledged', async () => {

@@ -32,6 +32,13 @@ export interface DurableWriterOptions {
    * never split; it is bounded by the record size limit.
    */
   maxBatchBytes?: number;
+  /**
+   * A second producer starts a request while another is in flight only once this many bytes
+   * (estimated) are queued (default a quarter of maxBatchBytes). Below that the queued writes wait
+   * for the request in flight, one round trip at most, and leave together: fewer, larger requests
+   * cost the client and the broker less per record than many small ones sent in parallel.
+   */
+  spreadBytes?: number;
   /** Called after every produce request with its size and duration (metrics). */
   onFlush?: (info: { messages: number; ms: number; ok: boolean }) => void;
 }
@@ -40,7 +47,8 @@ export interface DurableWriterOptions {
  * Writes records with acks=all through idempotent producers and resolves each caller only after
  * Kafka acknowledged its messages. Each producer has one produce request in flight (kafkajs keeps
  * idempotent sequence numbers right only that way); everything that arrives meanwhile goes into
- * the next request of the next free producer, so batches grow with load without a fixed linger.
+ * the next request, so batches grow with load without a fixed linger. More producers overlap
+ * their round trips only when the backlog is large (see spreadBytes).
  * A caller that awaits each write keeps its order; concurrent writes have none to keep. A write
  * larger than one request goes out in parts, in order with a single producer.
  */
@@ -48,9 +56,12 @@ export class DurableWriter {
   private queue: Pending[] = [];
   private readonly idle: Producer[];
   private inFlight = 0;
+  /** Estimated bytes of the queued writes. */
+  private queuedBytes = 0;
   private readonly timeoutMs: number;
   private readonly maxBatchMessages: number;
   private readonly maxBatchBytes: number;
+  private readonly spreadBytes: number;
 
   constructor(
     producers: Producer | Producer[],
@@ -61,6 +72,7 @@ export class DurableWriter {
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.maxBatchMessages = opts.maxBatchMessages ?? 2000;
     this.maxBatchBytes = opts.maxBatchBytes ?? 1024 * 1024;
+    this.spreadBytes = opts.spreadBytes ?? this.maxBatchBytes / 4;
   }
 
   /** Resolves when Kafka acknowledged every message; rejects with KafkaUnavailableError otherwise. */
@@ -91,7 +103,10 @@ export class DurableWriter {
         pending.settled = true;
         // Not yet sent: it never will be. Already sent: the outcome is unknown, so the caller
         // gets 503 and may retry (duplicates are harmless downstream, losses are not).
-        if (!pending.sent) this.queue = this.queue.filter((p) => p !== pending);
+        if (!pending.sent) {
+          this.queue = this.queue.filter((p) => p !== pending);
+          this.queuedBytes -= pending.bytes;
+        }
         reject(new KafkaUnavailableError(`no acknowledgement within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
       pending.resolve = () => {
@@ -103,6 +118,7 @@ export class DurableWriter {
         reject(err);
       };
       this.queue.push(pending);
+      this.queuedBytes += bytes;
       this.pump();
     });
   }
@@ -113,7 +129,10 @@ export class DurableWriter {
   }
 
   private pump(): void {
-    while (this.idle.length > 0 && this.queue.length > 0) this.sendNext(this.idle.pop()!);
+    while (this.idle.length > 0 && this.queue.length > 0) {
+      if (this.inFlight > 0 && this.queuedBytes < this.spreadBytes) return;
+      this.sendNext(this.idle.pop()!);
+    }
   }
 
   private sendNext(producer: Producer): void {
@@ -128,6 +147,7 @@ export class DurableWriter {
       )
         break;
       this.queue.shift();
+      this.queuedBytes -= next.bytes;
       if (next.settled) continue;
       next.sent = true;
       batch.push(next);
