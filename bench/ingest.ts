@@ -149,6 +149,7 @@ let batchScaled: LoadResult | undefined;
 if (batchWorkers !== workers) {
   await stop(warden);
   warden = await startWarden(batchWorkers);
+  await closedLoop(target(wardenPort, 'batch', batchBody), 8, 2, 20); // warm-up of the new processes
   batchScaled = await closedLoop(target(wardenPort, 'batch', batchBody), 8, seconds, 20);
 }
 

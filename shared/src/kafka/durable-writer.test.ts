@@ -36,7 +36,7 @@ describe('DurableWriter', () => {
   it('keeps a small backlog for the request in flight and spreads a large one over free producers', async () => {
     const a = manualProducer();
     const b = manualProducer();
-    const writer = new DurableWriter([a.producer, b.producer], { spreadBytes: 1000 });
+    const writer = new DurableWriter([a.producer, b.producer], { spreadBytes: 1000, spreadAfterMs: 60_000 });
     const all = () => [...a.requests, ...b.requests];
     const small = [writer.write('t', [{ value: '1' }]), writer.write('t', [{ value: '2' }])];
     await tick();
@@ -53,6 +53,20 @@ describe('DurableWriter', () => {
     ).toEqual([1, 2]);
     for (const r of all()) r.resolve();
     await Promise.all([...small, large]);
+  });
+
+  it('lets a free producer take a small backlog once the request in flight is slow', async () => {
+    const a = manualProducer();
+    const b = manualProducer();
+    const writer = new DurableWriter([a.producer, b.producer], { spreadAfterMs: 30 });
+    const all = () => [...a.requests, ...b.requests];
+    const writes = [writer.write('t', [{ value: '1' }]), writer.write('t', [{ value: '2' }])];
+    await tick();
+    expect(all()).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(all()).toHaveLength(2);
+    for (const r of all()) r.resolve();
+    await Promise.all(writes);
   });
 
   it('rejects every caller of a failed request, and times out a write never acknowledged', async () => {

@@ -34,11 +34,14 @@ export interface DurableWriterOptions {
   maxBatchBytes?: number;
   /**
    * A second producer starts a request while another is in flight only once this many bytes
-   * (estimated) are queued (default a quarter of maxBatchBytes). Below that the queued writes wait
-   * for the request in flight, one round trip at most, and leave together: fewer, larger requests
-   * cost the client and the broker less per record than many small ones sent in parallel.
+   * (estimated) are queued (default a quarter of maxBatchBytes), or once the latest request has
+   * been out for spreadAfterMs. Until then the queued writes wait for the request in flight and
+   * leave together: fewer, larger requests cost the client and the broker less per record than
+   * many small ones sent in parallel, and a slow request still does not hold the backlog back.
    */
   spreadBytes?: number;
+  /** See spreadBytes (default 10 ms). */
+  spreadAfterMs?: number;
   /** Called after every produce request with its size and duration (metrics). */
   onFlush?: (info: { messages: number; ms: number; ok: boolean }) => void;
 }
@@ -62,6 +65,11 @@ export class DurableWriter {
   private readonly maxBatchMessages: number;
   private readonly maxBatchBytes: number;
   private readonly spreadBytes: number;
+  private readonly spreadAfterMs: number;
+  /** When the latest produce request left. */
+  private lastSendAt = 0;
+  /** Pump again once the request in flight has been out for spreadAfterMs. */
+  private spreadTimer: NodeJS.Timeout | undefined;
 
   constructor(
     producers: Producer | Producer[],
@@ -73,6 +81,7 @@ export class DurableWriter {
     this.maxBatchMessages = opts.maxBatchMessages ?? 2000;
     this.maxBatchBytes = opts.maxBatchBytes ?? 1024 * 1024;
     this.spreadBytes = opts.spreadBytes ?? this.maxBatchBytes / 4;
+    this.spreadAfterMs = opts.spreadAfterMs ?? 10;
   }
 
   /** Resolves when Kafka acknowledged every message; rejects with KafkaUnavailableError otherwise. */
@@ -130,7 +139,16 @@ export class DurableWriter {
 
   private pump(): void {
     while (this.idle.length > 0 && this.queue.length > 0) {
-      if (this.inFlight > 0 && this.queuedBytes < this.spreadBytes) return;
+      if (this.inFlight > 0 && this.queuedBytes < this.spreadBytes) {
+        const wait = this.lastSendAt + this.spreadAfterMs - performance.now();
+        if (wait > 0) {
+          this.spreadTimer ??= setTimeout(() => {
+            this.spreadTimer = undefined;
+            this.pump();
+          }, wait);
+          return;
+        }
+      }
       this.sendNext(this.idle.pop()!);
     }
   }
@@ -159,13 +177,14 @@ export class DurableWriter {
       return;
     }
     this.inFlight++;
+    this.lastSendAt = performance.now();
     const byTopic = new Map<string, Message[]>();
     for (const p of batch) {
       const list = byTopic.get(p.topic);
       if (list) list.push(...p.messages);
       else byTopic.set(p.topic, [...p.messages]);
     }
-    const started = performance.now();
+    const started = this.lastSendAt;
     producer
       .sendBatch({
         acks: -1,
