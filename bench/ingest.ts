@@ -16,7 +16,16 @@ import { KeyStore } from '@warden/shared/keys/index';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '@warden/shared/stack/index';
 import { runMigrate } from '../services/cli/src/commands/schema';
-import { closedLoop, fixedRate, median, printTable, type LoadResult, type Target } from './support/load';
+import {
+  closedLoop,
+  fixedRate,
+  median,
+  printTable,
+  withCpu,
+  type LoadResult,
+  type MeasuredLoad,
+  type Target,
+} from './support/load';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -135,10 +144,19 @@ process.stderr.write(
 // Warm-up, then alternate the two servers so machine noise hits both alike.
 await closedLoop(target(wardenPort), 16, 2);
 await closedLoop(target(basePort), 16, 2);
-const results: Record<'warden' | 'baseline', LoadResult[]> = { warden: [], baseline: [] };
+// CPU per request of each server (and of the Kafka broker, when the local stack runs it) is read
+// from /proc around every run: steadier than req/s on a shared machine.
+const kafkaPid = status.kafka.owner === 'warden' ? status.kafka.pid : undefined;
+const results: Record<'warden' | 'baseline', MeasuredLoad[]> = { warden: [], baseline: [] };
 for (let r = 0; r < rounds; r++) {
-  results.baseline.push(await closedLoop(target(basePort), concurrency, seconds));
-  results.warden.push(await closedLoop(target(wardenPort), concurrency, seconds));
+  results.baseline.push(
+    await withCpu({ server: baseline.pid }, () => closedLoop(target(basePort), concurrency, seconds)),
+  );
+  results.warden.push(
+    await withCpu({ server: warden.pid, kafka: kafkaPid }, () =>
+      closedLoop(target(wardenPort), concurrency, seconds),
+    ),
+  );
 }
 const fixed = await fixedRate(target(wardenPort), 1000, seconds);
 const batchBody = () => JSON.stringify({ interactions: Array.from({ length: 500 }, () => record(n++)) });
@@ -154,12 +172,18 @@ if (batchWorkers !== workers) {
 }
 
 const plural = (n: number) => `${n} worker${n > 1 ? 's' : ''}`;
-const summary = (name: string, list: LoadResult[]) => ({
+const cpu = (list: MeasuredLoad[], name: string) => {
+  const values = list.map((x) => x.cpuPerRequest[name]).filter((v) => v !== undefined);
+  return values.length ? Math.round(median(values)) : '-';
+};
+const summary = (name: string, list: MeasuredLoad[]) => ({
   server: name,
   'req/s (median)': median(list.map((x) => x.perSecond)),
   'p50 ms': median(list.map((x) => x.p50)),
   'p99 ms': median(list.map((x) => x.p99)),
   errors: list.reduce((s, x) => s + x.errors, 0),
+  'server CPU µs/req': cpu(list, 'server'),
+  'Kafka broker CPU µs/req': cpu(list, 'kafka'),
 });
 const w = summary(`warden /telemetry/ingest (${plural(workers)})`, results.warden);
 const b = summary('baseline parse+validate', results.baseline);
@@ -168,6 +192,11 @@ printTable([b, w]);
 console.log(
   `\nthroughput ratio warden/baseline: ${(w['req/s (median)'] / b['req/s (median)']).toFixed(2)} (target ≥ 0.50)`,
 );
+if (typeof w['server CPU µs/req'] === 'number' && typeof b['server CPU µs/req'] === 'number') {
+  console.log(
+    `CPU per request, baseline/warden server: ${(b['server CPU µs/req'] / w['server CPU µs/req']).toFixed(2)}`,
+  );
+}
 console.log('\nOpen loop at a fixed 1,000 req/s (latency from the scheduled send time)');
 printTable([
   {

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,46 @@ function summarize(latencies: number[], errors: number, seconds: number): LoadRe
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
   };
+}
+
+let clockTicks: number | undefined;
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc; undefined where that is
+ * not readable (not Linux, no pid, process gone). On a shared machine whose speed swings from run to
+ * run, CPU per request is the steadier measure of what a server costs.
+ */
+export function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface MeasuredLoad extends LoadResult {
+  /** CPU µs per request of each named process during the run. */
+  cpuPerRequest: Record<string, number>;
+}
+
+/** Runs `load` and adds, per named process, its CPU µs per request during the run. */
+export async function withCpu(
+  pids: Record<string, number | undefined>,
+  load: () => Promise<LoadResult>,
+): Promise<MeasuredLoad> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const result = await load();
+  const cpuPerRequest: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    const start = before[name];
+    const end = cpuMs(pid);
+    if (start !== undefined && end !== undefined && result.requests > 0)
+      cpuPerRequest[name] = ((end - start) * 1000) / result.requests;
+  }
+  return { ...result, cpuPerRequest };
 }
 
 export interface Target {
