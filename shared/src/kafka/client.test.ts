@@ -15,6 +15,36 @@ const groupMessagesPerPartition = require(`${kafkajsDir}producer/groupMessagesPe
   messages: Message[];
   partitioner: ReturnType<typeof Partitioners.DefaultPartitioner>;
 }) => Record<string, Message[]>;
+interface Encoded {
+  buffer: Buffer;
+}
+const Encoder = require(`${kafkajsDir}protocol/encoder`) as {
+  new (): Encoded & { writeVarLong(v: unknown): Encoded };
+};
+const Decoder = require(`${kafkajsDir}protocol/decoder`) as new (b: Buffer) => {
+  readVarInt(): number;
+  readBytes(n: number): Buffer;
+  canReadBytes(n: number): boolean;
+};
+const Long = require(`${kafkajsDir}utils/long`) as { fromNumber(n: number): unknown };
+interface RecordFields {
+  key: string | Buffer | null;
+  value: string | Buffer | null;
+  headers: Record<string, string | string[]>;
+}
+const encodeRecord = require(`${kafkajsDir}protocol/recordBatch/record/v0`) as (
+  r: RecordFields & { offsetDelta: number; timestampDelta: number },
+) => Encoded;
+const decodeRecord = require(`${kafkajsDir}protocol/recordBatch/record/v0/decoder`) as (
+  d: InstanceType<typeof Decoder>,
+  ctx: object,
+) => {
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, Buffer | Buffer[]>;
+  timestamp: string;
+  offset: string;
+};
 
 const metadata = (n: number): PartitionMetadata[] =>
   Array.from({ length: n }, (_, partitionId) => ({
@@ -64,6 +94,53 @@ describe('patched kafkajs', () => {
       const bytes = randomBytes(size);
       expect(crc32C(bytes)).toBe(tableCrc32C(bytes) >>> 0);
     }
+  });
+
+  it('writes a 32-bit varlong as the same bytes as its Long form', () => {
+    for (const v of [0, 1, -1, 63, 64, -65, 300, 2 ** 30, -(2 ** 30) - 1, 2 ** 31 - 1, -(2 ** 31), 2 ** 40]) {
+      const fast = new Encoder().writeVarLong(v).buffer;
+      const long = new Encoder().writeVarLong(Long.fromNumber(v)).buffer;
+      expect(fast.equals(long), `varlong ${v}`).toBe(true);
+    }
+  });
+
+  it('encodes records (headers written in place) that kafkajs decodes back', () => {
+    const cases: RecordFields[] = [
+      {
+        key: 'acct:conv-1',
+        value: 'x'.repeat(1300),
+        headers: { 'account-id': 'acct', 'schema-version': '1' },
+      },
+      { key: null, value: Buffer.from([0, 1, 2, 255]), headers: { a: ['1', 'ž'], b: '' } },
+      { key: Buffer.from('k'), value: null, headers: {} },
+      { key: 'ключ', value: '値'.repeat(200), headers: { 'received-at': '2026-11-23T00:00:00Z' } },
+    ];
+    cases.forEach((c, i) => {
+      const bytes = encodeRecord({ offsetDelta: i * 300, timestampDelta: i * 70_000, ...c }).buffer;
+      const decoder = new Decoder(bytes);
+      const length = decoder.readVarInt();
+      const body = decoder.readBytes(length);
+      expect(decoder.canReadBytes(1)).toBe(false);
+      const record = decodeRecord(new Decoder(body), {
+        firstOffset: '0',
+        firstTimestamp: 1_000,
+        magicByte: 2,
+      });
+      const text = (b: Buffer | null) => (b === null ? null : b.toString('hex'));
+      const bytesOf = (v: string | Buffer | null) =>
+        v === null ? null : Buffer.isBuffer(v) ? v.toString('hex') : Buffer.from(v).toString('hex');
+      expect(text(record.key)).toBe(bytesOf(c.key));
+      expect(text(record.value)).toBe(bytesOf(c.value));
+      expect(record.offset).toBe(String(i * 300));
+      expect(record.timestamp).toBe(String(1_000 + i * 70_000));
+      const headers = Object.fromEntries(
+        Object.entries(record.headers).map(([k, v]) => [
+          k,
+          Array.isArray(v) ? v.map((x) => x.toString()) : v.toString(),
+        ]),
+      );
+      expect(headers).toEqual(c.headers);
+    });
   });
 
   it('groups messages per partition keeping their order', () => {
