@@ -6,7 +6,12 @@ import { rawSpan, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
 // repeats ({0,4} inside {0,3}) and Unicode classes made the 1 MB adversarial input 20× slower.
-const GAP = '[\\s\\pP\\pS]*';
+// The gap between words is ASCII punctuation and symbols plus whole Unicode blocks of them (Latin-1,
+// General and Supplemental Punctuation through the symbol blocks, CJK punctuation, emoji), not
+// \pP\pS: their hundreds of scattered ranges made RE2's DFA for a long rule outgrow its memory
+// and fall back to the NFA (130 µs instead of 4 µs to locate a match in 2 KB).
+const GAP =
+  '[\\s!-/:-@\\[-`{-~\\x{A0}-\\x{BF}\\x{D7}\\x{F7}\\x{2000}-\\x{2E7F}\\x{3000}-\\x{303F}\\x{1F000}-\\x{1FBFF}]*';
 const WORD_START = '(?:^|[^a-z0-9\\x{80}-\\x{10FFFF}])';
 
 /** Top-level `|` branches of an RE2 pattern (outside groups and character classes). */
