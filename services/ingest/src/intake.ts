@@ -9,7 +9,7 @@ import {
 } from '@warden/shared/schemas/envelope';
 import { InteractionRecord, liftMetadataIds, PlatformEvent } from '@warden/shared/schemas/interaction';
 import { ApiError, validationError } from './errors';
-import type { EnvelopePublisher } from './publish';
+import { storeRecordAsSent, type EnvelopePublisher } from './publish';
 
 const checkRecord = TypeCompiler.Compile(InteractionRecord);
 const checkEvent = TypeCompiler.Compile(PlatformEvent);
@@ -27,7 +27,13 @@ export interface Source {
 export function admitRecord(
   raw: unknown,
   source: Source,
-  opts: { maxRecordBytes: number; fieldPrefix?: string; bodyBytes?: number },
+  opts: {
+    maxRecordBytes: number;
+    fieldPrefix?: string;
+    bodyBytes?: number;
+    /** The JSON text `raw` was parsed from, when it is a whole request body. */
+    text?: string;
+  },
 ): InteractionEnvelope {
   if (!checkRecord.Check(raw)) throw validationError(checkRecord.Errors(raw), opts.fieldPrefix);
   // A record inside a body no larger than the limit cannot exceed it: skip serialising it again.
@@ -60,7 +66,7 @@ export function admitRecord(
       },
     );
   }
-  return buildEnvelope(record, {
+  const envelope = buildEnvelope(record, {
     ...source,
     platform:
       source.platform === 'custom' && typeof record.metadata?.platform === 'string'
@@ -68,6 +74,9 @@ export function admitRecord(
         : source.platform,
     ...(typeof clientId === 'string' ? { interactionId: clientId } : {}),
   });
+  // Nothing was lifted: the record is the body as sent, and its text goes to Kafka as it came.
+  if (opts.text !== undefined && record === raw) storeRecordAsSent(envelope, opts.text);
+  return envelope;
 }
 
 export function admitEvent(raw: unknown, source: Source): EventEnvelope {

@@ -7,6 +7,38 @@ export interface JsonBodyLimits {
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** The text each parsed body object was parsed from (see bodyText). */
+const texts = new WeakMap<object, string>();
+
+/**
+ * The JSON text a body object was parsed from, while nothing changed it: ingest stores a record
+ * that is the whole body as that text instead of serialising it again.
+ */
+export function bodyText(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? texts.get(value) : undefined;
+}
+
+/**
+ * A NUL or a lone surrogate can reach a parsed string only through a `\u` escape (JSON forbids raw
+ * control characters in strings) or a lone surrogate in the text itself, a forbidden key only where
+ * its name is spelled out, and nesting needs one bracket per level: text that has none of these
+ * needs no walk.
+ */
+function plainlySafe(text: string, maxDepth: number): boolean {
+  if (
+    text.includes('\\u') ||
+    text.includes('__proto__') ||
+    text.includes('constructor') ||
+    text.includes('prototype') ||
+    !text.isWellFormed()
+  )
+    return false;
+  let brackets = 0;
+  for (let i = text.indexOf('{'); i >= 0 && brackets <= maxDepth; i = text.indexOf('{', i + 1)) brackets++;
+  for (let i = text.indexOf('['); i >= 0 && brackets <= maxDepth; i = text.indexOf('[', i + 1)) brackets++;
+  return brackets <= maxDepth;
+}
+
 /**
  * Parses a request body and rejects what JSON.parse accepts but Warden must not store: nesting
  * deeper than the limit, prototype-pollution keys, NUL characters and lone UTF-16 surrogates.
@@ -19,6 +51,8 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): unknown {
   } catch (err) {
     throw new ApiError('INVALID_REQUEST', `The request body is not valid JSON: ${(err as Error).message}.`);
   }
+  if (typeof value === 'object' && value !== null) texts.set(value, text);
+  if (plainlySafe(text, limits.maxDepth)) return value;
   // Paths are built only for an error: each stack entry points at its parent (hot path, no strings).
   const stack: Node[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length > 0) {

@@ -171,8 +171,11 @@ export class KeyAuthenticator {
     if (presentedKey === undefined || presentedKey === null || presentedKey.trim() === '') {
       return authFailure('missing');
     }
-    if (!isWellFormedKey(presentedKey)) return authFailure('malformed');
-    const hash = this.hashOf(presentedKey);
+    // A key hashed before was well-formed then: only a new one is checked (prefix, checksum).
+    const hash =
+      this.hashes.get(presentedKey) ??
+      (isWellFormedKey(presentedKey) ? this.hashOf(presentedKey) : undefined);
+    if (hash === undefined) return authFailure('malformed');
     const cached = this.cachedResult(hash);
     if (cached) {
       this.counters.hits++;

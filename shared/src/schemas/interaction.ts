@@ -77,22 +77,26 @@ export type InteractionRecord = Static<typeof InteractionRecord>;
 
 const liftedIds = ['userId', 'sessionId', 'conversationId'] as const;
 
-/** Ids found only in metadata are lifted to the top level; metadata itself is kept as sent. */
+/**
+ * Ids found only in metadata are lifted to the top level; metadata itself is kept as sent. The
+ * record itself is returned when there is nothing to lift (ingest then stores the body's own text).
+ */
 export function liftMetadataIds(record: InteractionRecord): InteractionRecord {
   const meta = record.metadata;
   if (!meta) return record;
-  const lifted: InteractionRecord = { ...record };
+  let lifted: InteractionRecord | undefined;
   for (const key of liftedIds) {
     const value = meta[key];
     if (
-      lifted[key] === undefined &&
+      record[key] === undefined &&
       (typeof value === 'string' || typeof value === 'number') &&
       value !== ''
     ) {
+      lifted ??= { ...record };
       lifted[key] = String(value);
     }
   }
-  return lifted;
+  return lifted ?? record;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { InteractionEnvelope, TopicEnvelope } from '@warden/shared/schemas/
 import { ApiError, errorStatus } from '../errors';
 import type { Caller, Guards } from '../guards';
 import { admitEvent, admitRecord, publishOrUnavailable, type Source } from '../intake';
+import { bodyText } from '../json-body';
 import type { EnvelopePublisher } from '../publish';
 
 export const ErrorResponse = Type.Object(
@@ -215,6 +216,7 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
           admitRecord(req.body, source(req, '/telemetry/ingest', 'custom'), {
             maxRecordBytes: opts.maxRecordBytes,
             bodyBytes: bodyBytes(req),
+            text: bodyText(req.body),
           }),
           'interaction',
         ),
