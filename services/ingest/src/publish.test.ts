@@ -32,10 +32,10 @@ describe('liftMetadataIds', () => {
   it('returns the record itself when there is nothing to lift, a copy otherwise', () => {
     const plain = { agentId: 'a', prompt: 'p', response: 'r', metadata: { model: 'm', sessionId: '' } };
     expect(liftMetadataIds(plain)).toBe(plain);
-    const withIds = { ...plain, sessionId: 's1', metadata: { sessionId: 's2', userId: 7 } };
+    const withIds = { ...plain, sessionId: 's1', metadata: { sessionId: 's2', userId: 'u7' } };
     const lifted = liftMetadataIds(withIds);
     expect(lifted).not.toBe(withIds);
-    expect(lifted).toMatchObject({ sessionId: 's1', userId: '7' });
+    expect(lifted).toMatchObject({ sessionId: 's1', userId: 'u7' });
     expect(withIds).not.toHaveProperty('userId');
   });
 });

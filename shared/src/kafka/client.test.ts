@@ -18,9 +18,29 @@ const groupMessagesPerPartition = require(`${kafkajsDir}producer/groupMessagesPe
 interface Encoded {
   buffer: Buffer;
 }
-const Encoder = require(`${kafkajsDir}protocol/encoder`) as {
-  new (): Encoded & { writeVarLong(v: unknown): Encoded };
+interface EncoderLike extends Encoded {
+  writeVarLong(v: unknown): EncoderLike;
+  writeString(v: string | null): EncoderLike;
+  writeVarIntString(v: string): EncoderLike;
+  writeVarIntBytes(v: string | Buffer): EncoderLike;
+  writeInt8(v: number): EncoderLike;
+  writeInt16(v: number): EncoderLike;
+  writeInt32(v: number): EncoderLike;
+  writeUInt32(v: number): EncoderLike;
+  writeInt64(v: unknown): EncoderLike;
+  writeArray(v: unknown[], type?: string): EncoderLike;
+  writeEncoder(v: Encoded): EncoderLike;
+  writeBytes(v: Buffer): EncoderLike;
+}
+const Encoder = require(`${kafkajsDir}protocol/encoder`) as new () => EncoderLike;
+const { RecordBatch } = require(`${kafkajsDir}protocol/recordBatch/v0`) as {
+  RecordBatch: (args: object) => Promise<Encoded>;
 };
+const frameRequest = require(`${kafkajsDir}protocol/request`) as (args: {
+  correlationId: number;
+  clientId: string;
+  request: { apiKey: number; apiVersion: number; encode: () => Promise<Encoded> };
+}) => Promise<Encoded>;
 const Decoder = require(`${kafkajsDir}protocol/decoder`) as new (b: Buffer) => {
   readVarInt(): number;
   readBytes(n: number): Buffer;
@@ -141,6 +161,84 @@ describe('patched kafkajs', () => {
       );
       expect(headers).toEqual(c.headers);
     });
+  });
+
+  it('writes short, long and non-ASCII strings as their UTF-8 bytes', () => {
+    for (const v of [
+      '',
+      'agent-id',
+      'x'.repeat(64),
+      'x'.repeat(65),
+      'agënt',
+      '値'.repeat(40),
+      'y'.repeat(3000),
+    ]) {
+      const utf8 = Buffer.from(v);
+      const prefix = (n: number) => new Encoder().writeInt16(n).buffer;
+      expect(new Encoder().writeString(v).buffer).toEqual(Buffer.concat([prefix(utf8.length), utf8]));
+      const varint = new Encoder().writeVarIntBytes(Buffer.from(v)).buffer;
+      expect(new Encoder().writeVarIntString(v).buffer).toEqual(varint);
+      expect(new Encoder().writeVarIntBytes(v).buffer).toEqual(varint);
+    }
+  });
+
+  it('writes a record batch as the same bytes as kafkajs’ nested encoders, with its CRC', async () => {
+    const records = [0, 1, 2].map((i) =>
+      encodeRecord({
+        offsetDelta: i,
+        timestampDelta: i,
+        key: `k${i}`,
+        value: 'v'.repeat(700 * i),
+        headers: {},
+      }),
+    );
+    const fields = {
+      firstTimestamp: 1_795_450_000_000,
+      maxTimestamp: 1_795_450_000_002,
+      producerId: Long.fromNumber(4711),
+      producerEpoch: 3,
+      firstSequence: 42,
+      lastOffsetDelta: 2,
+    };
+    // kafkajs' own layout: body, then epoch/magic/CRC around it, then offset and length.
+    const body = new Encoder()
+      .writeInt16(0)
+      .writeInt32(fields.lastOffsetDelta)
+      .writeInt64(fields.firstTimestamp)
+      .writeInt64(fields.maxTimestamp)
+      .writeInt64(fields.producerId)
+      .writeInt16(fields.producerEpoch)
+      .writeInt32(fields.firstSequence)
+      .writeArray(records, 'object');
+    const batch = new Encoder()
+      .writeInt32(0)
+      .writeInt8(2)
+      .writeUInt32(tableCrc32C(body.buffer) >>> 0)
+      .writeEncoder(body);
+    const expected = new Encoder().writeInt64(Long.fromNumber(0)).writeBytes(batch.buffer).buffer;
+    expect((await RecordBatch({ ...fields, records })).buffer).toEqual(expected);
+  });
+
+  it('frames a request as size, header and payload', async () => {
+    const payload = new Encoder().writeString('payload');
+    for (const clientId of ['warden-ingest', 'wärden-'.repeat(20)]) {
+      const framed = (
+        await frameRequest({
+          correlationId: 7,
+          clientId,
+          request: { apiKey: 0, apiVersion: 3, encode: async () => payload },
+        })
+      ).buffer;
+      const header = new Encoder()
+        .writeInt16(0)
+        .writeInt16(3)
+        .writeInt32(7)
+        .writeString(clientId)
+        .writeEncoder(payload);
+      expect(framed).toEqual(
+        Buffer.concat([new Encoder().writeInt32(header.buffer.length).buffer, header.buffer]),
+      );
+    }
   });
 
   it('groups messages per partition keeping their order', () => {
