@@ -387,7 +387,9 @@ function findStructured(raw: string): PiiMatch[] {
       let conf = 0;
       const intl = text.startsWith('+');
       const parsed = intl ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, 'US');
-      if (parsed?.isValid()) conf = intl ? 0.95 : /[\s().-]/.test(text) ? 0.8 : 0.55;
+      // Validity matches the number against its country's metadata: asked once.
+      const valid = parsed?.isValid() ?? false;
+      if (valid) conf = intl ? 0.95 : /[\s().-]/.test(text) ? 0.8 : 0.55;
       else if (parsed?.isPossible()) conf = 0.5;
       if (context) conf = Math.max(conf, d.length >= 7 ? 0.75 : 0);
       if (!context && !/[\s().\-+]/.test(text)) conf = Math.min(conf, 0.45);
@@ -397,7 +399,7 @@ function findStructured(raw: string): PiiMatch[] {
         start: s,
         end: e,
         confidence: conf,
-        validated: !!parsed?.isValid(),
+        validated: valid,
       });
     });
 
