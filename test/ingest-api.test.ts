@@ -202,8 +202,22 @@ describe('ingest API contract', () => {
   it('serves health, readiness and Prometheus metrics', async () => {
     expect((await ingest.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await ingest.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
-    const metrics = await ingest.app.inject({ method: 'GET', url: '/metrics' });
-    expect(metrics.body).toContain('warden_http_request_duration_seconds');
+    const count = async (route: string, status: number) => {
+      const metrics = await ingest.app.inject({ method: 'GET', url: '/metrics' });
+      const line = metrics.body
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('warden_http_request_duration_seconds_count{') &&
+            l.includes(`route="${route}"`) &&
+            l.includes(`status="${status}"`),
+        );
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = await count('/api/v1/telemetry/ingest', 415);
+    await post('/telemetry/ingest', 'x', { 'content-type': 'text/plain' });
+    await post('/telemetry/ingest', 'x', { 'content-type': 'text/plain' });
+    expect(await count('/api/v1/telemetry/ingest', 415)).toBe(before + 2);
   });
 });
 

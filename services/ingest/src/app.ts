@@ -41,6 +41,9 @@ export interface IngestDeps {
 /** Builds the ingest HTTP app without listening, so tests drive it with `inject()` or a real port. */
 export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   const limits = { ...defaultLimits, ...deps.limits };
+  // Request ids (logs only) are this app's random prefix and a sequence: unique without a UUID each.
+  const idPrefix = crypto.randomUUID().slice(0, 8);
+  let sequence = 0;
   const app = Fastify({
     // Per-request info logs would dominate at thousands of requests a second; warnings and errors stay.
     ...(deps.logger
@@ -48,7 +51,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
       : { logger: false }),
     bodyLimit: limits.maxBodyBytes,
     // Ids in logs and answers come from Warden, never from the client.
-    genReqId: () => crypto.randomUUID(),
+    genReqId: () => `${idPrefix}-${(++sequence).toString(36)}`,
   });
 
   // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400.
@@ -75,11 +78,18 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [deps.metrics],
   });
-  app.addHook('onResponse', async (req, reply) => {
-    latency.observe(
-      { route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+  // One labelled child per route and status, looked up instead of hashing the labels per answer.
+  const latencyBy = new Map<string, { observe(seconds: number): void }>();
+  app.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.url ?? 'unknown';
+    const key = `${reply.statusCode} ${route}`;
+    let child = latencyBy.get(key);
+    if (!child) {
+      child = latency.labels({ route, status: String(reply.statusCode) });
+      latencyBy.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
