@@ -1,4 +1,5 @@
 import RE2 from 're2';
+import { nextMatch, utf8Of, Utf8Text } from './utf8-text';
 
 export type Encoding = 'base64' | 'hex' | 'url' | 'rot13';
 
@@ -99,8 +100,10 @@ export function decodeSegments(raw: string): DecodedSegment[] {
   const visit = (text: string, start: number, end: number, depth: number, top: boolean) => {
     if (depth > DECODE_LIMITS.maxDepth) return;
     const scan = (re: RE2, encoding: Encoding) => {
+      // The top level is the field's raw text, which the PII and secret scans convert too.
+      const t = top ? utf8Of(text) : new Utf8Text(text);
       re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
+      for (let m = nextMatch(re, t); m; m = nextMatch(re, t)) {
         if (out.length >= DECODE_LIMITS.maxSegments || budget <= 0) return;
         const seg = m[0].slice(0, DECODE_LIMITS.maxSegmentChars);
         const decoded = decodeOne(encoding, seg);

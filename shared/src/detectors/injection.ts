@@ -2,7 +2,8 @@ import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { scoreInjectionModel } from './injection-model';
-import { rawSpan, type FieldViews, type TextView } from './views';
+import { nextMatch, type Utf8Text } from './utf8-text';
+import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
 // repeats ({0,4} inside {0,3}) and Unicode classes made the 1 MB adversarial input 20× slower.
@@ -71,15 +72,15 @@ class Locator {
       this.set = undefined;
     }
   }
-  exec(text: string): RegExpExecArray | null {
+  exec(text: Utf8Text): RegExpExecArray | null {
     if (!this.whole) this.prepare();
     if (this.set) {
       try {
         let best: RegExpExecArray | null = null;
-        for (const k of this.set.match(text)) {
+        for (const k of this.set.match(text.bytes)) {
           const re = this.branches![k]!;
           re.lastIndex = 0;
-          const m = re.exec(text);
+          const m = nextMatch(re, text);
           if (m && (!best || m.index < best.index)) best = m;
         }
         return best;
@@ -88,7 +89,7 @@ class Locator {
       }
     }
     this.whole!.lastIndex = 0;
-    return this.whole!.exec(text);
+    return nextMatch(this.whole!, text);
   }
 }
 
@@ -163,13 +164,10 @@ function setCandidates(view: TextView, hits: Map<string, Hit>): Set<number> | un
   const kind = view.name === 'leet' ? 'skeleton' : 'plain';
   const { sets, loose } = (RULE_SETS[kind] ??= buildSets(kind === 'skeleton'));
   const out = new Set<number>(loose);
-  // One UTF-8 conversion per view instead of one per set (the native call would convert each time).
-  let input: Buffer | undefined;
   try {
     for (const { set, rules } of sets) {
       if (rules.every((r) => hits.has(compiled[r]!.rule.id))) continue;
-      input ??= Buffer.from(view.text, 'utf8');
-      for (const k of set.match(input)) out.add(rules[k]!);
+      for (const k of set.match(viewUtf8(view).bytes)) out.add(rules[k]!);
     }
   } catch {
     return undefined;
@@ -279,15 +277,15 @@ function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext
       hits.set(c.rule.id, { rule: c.rule, weight, view, start: -1, end: -1, locate: re });
       continue;
     }
-    const span = locate(re, view.text);
+    const span = locate(re, view);
     if (!span) continue;
     hits.set(c.rule.id, { rule: c.rule, weight, view, start: span[0], end: span[1] });
   }
 }
 
 /** A rule's leftmost match in a view, minus the word-start context char the pattern may have consumed. */
-function locate(re: Locator, text: string): [number, number] | undefined {
-  const m = re.exec(text);
+function locate(re: Locator, view: TextView): [number, number] | undefined {
+  const m = re.exec(viewUtf8(view));
   if (!m) return undefined;
   let s = m.index;
   const first = m[0].codePointAt(0) ?? 0;
@@ -315,7 +313,7 @@ function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<
 function locateAll(hits: Map<string, Hit>): boolean {
   for (const h of hits.values()) {
     if (!h.locate) continue;
-    const span = locate(h.locate, h.view.text);
+    const span = locate(h.locate, h.view);
     if (!span) return false;
     h.start = span[0];
     h.end = span[1];

@@ -1,5 +1,6 @@
 import RE2 from 're2';
 import type { PiiMatch } from './pii';
+import { eachMatch, utf8Of, type Utf8Text } from './utf8-text';
 
 /**
  * PERSON and STREET_ADDRESS without a model: capitalised-name shapes near context words, titles,
@@ -83,9 +84,9 @@ const ADDRESS_CTX = new RegExp(
   'iu',
 );
 
-function eachMatch(re: RE2 | RegExp, raw: string, fn: (m: RegExpExecArray) => void) {
-  re.lastIndex = 0;
-  for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m);
+function eachNameMatch(raw: string, fn: (m: RegExpExecArray) => void) {
+  NAME.lastIndex = 0;
+  for (let m = NAME.exec(raw); m; m = NAME.exec(raw)) fn(m);
 }
 
 function lineBefore(raw: string, start: number, max = 40): string {
@@ -105,7 +106,7 @@ function sentenceStart(raw: string, start: number): boolean {
 /** One RE2.Set pass: which address patterns match at all (undefined: run them all). */
 let addressSet: InstanceType<typeof RE2.Set> | null | undefined;
 const ADDRESS_RES = [ADDRESS_EN, ADDRESS_EU, ADDRESS_NUMBERED, ADDRESS_MILITARY];
-function matchingAddressPatterns(raw: string): Set<RE2> | undefined {
+function matchingAddressPatterns(t: Utf8Text): Set<RE2> | undefined {
   if (addressSet === undefined) {
     try {
       addressSet = new RE2.Set(
@@ -118,7 +119,7 @@ function matchingAddressPatterns(raw: string): Set<RE2> | undefined {
   }
   if (!addressSet) return undefined;
   try {
-    return new Set(addressSet.match(raw).map((k) => ADDRESS_RES[k]!));
+    return new Set(addressSet.match(t.bytes).map((k) => ADDRESS_RES[k]!));
   } catch {
     return undefined;
   }
@@ -142,25 +143,26 @@ function findAddresses(raw: string): PiiMatch[] {
     });
   };
   if (!/\d/.test(raw)) return out;
-  const can = matchingAddressPatterns(raw);
-  const each = (re: RE2, text: string, fn: (m: RegExpExecArray) => void) => {
-    if (!can || can.has(re)) eachMatch(re, text, fn);
+  const t = utf8Of(raw);
+  const can = matchingAddressPatterns(t);
+  const each = (re: RE2, fn: (m: RegExpExecArray) => void) => {
+    if (!can || can.has(re)) eachMatch(re, t, fn);
   };
-  each(ADDRESS_EN, raw, (m) => add(m, 'pii.street_address', 0.7));
-  each(ADDRESS_EU, raw, (m) => add(m, 'pii.street_address_eu', 0.65));
-  each(ADDRESS_NUMBERED, raw, (m) => {
+  each(ADDRESS_EN, (m) => add(m, 'pii.street_address', 0.7));
+  each(ADDRESS_EU, (m) => add(m, 'pii.street_address_eu', 0.65));
+  each(ADDRESS_NUMBERED, (m) => {
     // "in 2019 Apple released 3 phones" shapes: the middle must not be ordinary lower-case prose.
     const words = m[0].split(/[ \t]+/).slice(1, -1);
     if (words.some((w) => STOP.has(w.toLowerCase()))) return;
     add(m, 'pii.street_address_numbered', 0.5);
   });
-  each(ADDRESS_MILITARY, raw, (m) => add(m, 'pii.street_address_military', 0.7));
+  each(ADDRESS_MILITARY, (m) => add(m, 'pii.street_address_military', 0.7));
   return out;
 }
 
 function findPersons(raw: string): PiiMatch[] {
   const out: PiiMatch[] = [];
-  eachMatch(NAME, raw, (m) => {
+  eachNameMatch(raw, (m) => {
     let tokens = m[0].split(/[ \t]+/);
     let start = m.index;
     // Drop leading capitalised stop words ("The", "Dear", "Mr") and trailing particles.

@@ -20,6 +20,7 @@ import {
 } from './checksums';
 import { eip55Valid } from './keccak';
 import { findNamesAndAddresses } from './pii-names';
+import { eachMatch, utf8Of, type Utf8Text } from './utf8-text';
 
 /** One PII value found in a raw text; `value` stays in memory only, findings carry it masked. */
 export interface PiiMatch {
@@ -108,14 +109,6 @@ function isAlnum(c: string | undefined): boolean {
   return c !== undefined && /[\p{L}\p{N}]/u.test(c);
 }
 
-function eachMatch(re: RE2, raw: string, fn: (m: RegExpExecArray) => void) {
-  re.lastIndex = 0;
-  for (let m = re.exec(raw); m; m = re.exec(raw)) {
-    fn(m);
-    if (m[0].length === 0) re.lastIndex++;
-  }
-}
-
 const onlyDigits = (s: string) => s.replace(/\D/g, '');
 
 /** Character-shape counts from one pass: each pattern below runs only if its shape can occur. */
@@ -147,7 +140,7 @@ let structuredSet: { set: InstanceType<typeof RE2.Set>; res: RE2[] } | null | un
  * is a full pass too: on 1 MB that is ~2 ms apiece). Undefined when the set is unavailable or gives
  * up (DFA memory), in which case every pattern runs.
  */
-function matchingPatterns(raw: string): Set<RE2> | undefined {
+function matchingPatterns(t: Utf8Text): Set<RE2> | undefined {
   if (structuredSet === undefined) {
     const res = [...SOURCES.keys()];
     try {
@@ -164,7 +157,7 @@ function matchingPatterns(raw: string): Set<RE2> | undefined {
   }
   if (!structuredSet) return undefined;
   try {
-    return new Set(structuredSet.set.match(raw).map((k) => structuredSet!.res[k]!));
+    return new Set(structuredSet.set.match(t.bytes).map((k) => structuredSet!.res[k]!));
   } catch {
     return undefined;
   }
@@ -179,13 +172,14 @@ function findStructured(raw: string): PiiMatch[] {
   const shape = shapes(raw);
   const digits = shape.digits > 0;
   // One set pass decides which of the pattern scans below can find anything at all.
-  const can = digits || hasAt ? matchingPatterns(raw) : undefined;
-  const each = (re: RE2, text: string, fn: (m: RegExpExecArray) => void) => {
-    if (!can || can.has(re)) eachMatch(re, text, fn);
+  const t = utf8Of(raw);
+  const can = digits || hasAt ? matchingPatterns(t) : undefined;
+  const each = (re: RE2, fn: (m: RegExpExecArray) => void) => {
+    if (!can || can.has(re)) eachMatch(re, t, fn);
   };
 
   if (hasAt) {
-    each(EMAIL, raw, (m) => {
+    each(EMAIL, (m) => {
       // user:password@host inside a URL is a credential, not an address.
       if (/:\/\/[^\s/]*$/.test(raw.slice(Math.max(0, m.index - 80), m.index))) return;
       push({
@@ -199,7 +193,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
   }
   if (shape.digits >= 4 && raw.includes('.')) {
-    each(IPV4, raw, (m) => {
+    each(IPV4, (m) => {
       const s = m.index;
       const e = s + m[0].length;
       const before = raw[s - 1];
@@ -219,7 +213,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
   }
   if (shape.colons >= 2) {
-    each(IPV6, raw, (m) => {
+    each(IPV6, (m) => {
       const v = m[0];
       if (v.length < 6 || !isIPv6(v.split('%')[0]!) || !/[0-9a-fA-F]{2}/.test(v)) return;
       if (isAlnum(raw[m.index - 1]) || isAlnum(raw[m.index + v.length])) return;
@@ -236,7 +230,7 @@ function findStructured(raw: string): PiiMatch[] {
   if (!digits) return out;
 
   if (shape.maxDigitRun >= 3)
-    each(SSN, raw, (m) => {
+    each(SSN, (m) => {
       const s = m.index;
       const e = s + m[0].length;
       if (isDigit(raw[s - 1]) || isDigit(raw[e]) || raw[s - 1] === '-' || raw[e] === '-') return;
@@ -255,7 +249,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
 
   if (shape.maxAlnumRun >= 4)
-    each(IBAN, raw, (m) => {
+    each(IBAN, (m) => {
       if (isAlnum(raw[m.index - 1])) return;
       const cc = m[0].slice(0, 2).toUpperCase();
       const spec = (countrySpecs as Record<string, { chars?: number } | undefined>)[cc];
@@ -289,7 +283,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
 
   if (shape.digits >= 9)
-    each(DIGIT_RUN, raw, (m) => {
+    each(DIGIT_RUN, (m) => {
       const s = m.index;
       let text = m[0];
       while (text.length && !isDigit(text[text.length - 1])) text = text.slice(0, -1);
@@ -356,7 +350,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
 
   if (shape.digits >= 7)
-    each(PHONE, raw, (m) => {
+    each(PHONE, (m) => {
       let text = m[0];
       let s = m.index;
       while (text.length && /[\s.-]/.test(text[text.length - 1]!)) text = text.slice(0, -1);
@@ -404,7 +398,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
 
   if (shape.maxAlnumRun >= 14)
-    each(BTC, raw, (m) => {
+    each(BTC, (m) => {
       const v = m[0];
       const valid = v.toLowerCase().startsWith('bc1') ? bech32Valid(v) : base58CheckValid(v);
       const conf = valid ? 0.95 : near(raw, m.index, m.index + v.length, CRYPTO_CTX) ? 0.45 : 0;
@@ -418,7 +412,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   if (raw.includes('0x')) {
-    each(ETH, raw, (m) => {
+    each(ETH, (m) => {
       const hex = m[0].slice(2);
       const mixed = /[a-f]/.test(hex) && /[A-F]/.test(hex);
       const context = near(raw, m.index, m.index + m[0].length, CRYPTO_CTX);
@@ -434,7 +428,7 @@ function findStructured(raw: string): PiiMatch[] {
     });
   }
   if (shape.digits >= 6)
-    each(NINO, raw, (m) => {
+    each(NINO, (m) => {
       if (!ukNinoValid(m[0])) return;
       const conf = near(raw, m.index, m.index + m[0].length, NINO_CTX) ? 0.9 : 0.6;
       push({
@@ -447,7 +441,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   if (shape.maxDigitRun >= 7)
-    each(ES_NIF, raw, (m) => {
+    each(ES_NIF, (m) => {
       const valid = esNifValid(m[0]);
       const context = near(raw, m.index, m.index + m[0].length, NIF_CTX);
       const conf = valid ? (context ? 0.95 : 0.75) : context ? 0.45 : 0;
@@ -461,7 +455,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   if (shape.maxAlnumRun >= 16)
-    each(IT_CF, raw, (m) => {
+    each(IT_CF, (m) => {
       const valid = itFiscalCodeValid(m[0]);
       const context = near(raw, m.index, m.index + m[0].length, CF_CTX);
       const conf = valid ? 0.95 : context ? 0.45 : 0;
@@ -475,7 +469,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   if (shape.maxDigitRun >= 6)
-    each(FI_HETU, raw, (m) => {
+    each(FI_HETU, (m) => {
       if (!fiPersonalIdValid(m[0])) return;
       push({
         entityType: 'FI_PERSONAL_IDENTITY_CODE',
@@ -487,7 +481,7 @@ function findStructured(raw: string): PiiMatch[] {
       });
     });
   if (shape.digits >= 11)
-    each(CPF, raw, (m) => {
+    each(CPF, (m) => {
       if (!cpfValid(onlyDigits(m[0]))) return;
       push({
         entityType: 'BR_CPF',

@@ -1,4 +1,5 @@
 import RE2 from 're2';
+import { eachMatch, utf8Of } from './utf8-text';
 
 /** One credential found in a raw text; `value` stays in memory, findings carry it masked. */
 export interface SecretMatch {
@@ -210,14 +211,14 @@ export function findSecrets(raw: string): SecretMatch[] {
   const out: SecretMatch[] = [];
   const present = presentLiterals(raw);
   if (!present) return out;
+  const t = utf8Of(raw);
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i]!;
     if (!present[i]) continue;
-    r.re.lastIndex = 0;
-    for (let m = r.re.exec(raw); m; m = r.re.exec(raw)) {
+    eachMatch(r.re, t, (m) => {
       const value = r.group ? (m[r.group] ?? '') : m[0];
       const start = r.group ? m.index + m[0].lastIndexOf(value) : m.index;
-      if (!value || isTemplateValue(value) || (r.check && !r.check(value))) continue;
+      if (!value || isTemplateValue(value) || (r.check && !r.check(value))) return;
       out.push({
         kind: r.kind,
         ruleId: `secret.${r.kind}`,
@@ -226,20 +227,19 @@ export function findSecrets(raw: string): SecretMatch[] {
         confidence: r.confidence,
         value,
       });
-    }
+    });
   }
   if (present[rules.length]) {
-    GENERIC.lastIndex = 0;
-    for (let m = GENERIC.exec(raw); m; m = GENERIC.exec(raw)) {
+    eachMatch(GENERIC, t, (m) => {
       const value = (m[1] ?? '').replace(/["',;]+$/, '');
       const start = m.index + m[0].lastIndexOf(value);
       const end = start + value.length;
-      if (out.some((o) => start < o.end && o.start < end)) continue;
-      if (value.length < 12 || isTemplateValue(value) || UUID.test(value) || HASH.test(value)) continue;
+      if (out.some((o) => start < o.end && o.start < end)) return;
+      if (value.length < 12 || isTemplateValue(value) || UUID.test(value) || HASH.test(value)) return;
       // Words, paths and prose are not secrets: require mixed character classes and high entropy.
       const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
       const h = entropy(value);
-      if (classes < 2 || h < 3.3 || /^[a-z]+(?:[_\-.][a-z]+)*$/i.test(value)) continue;
+      if (classes < 2 || h < 3.3 || /^[a-z]+(?:[_\-.][a-z]+)*$/i.test(value)) return;
       const conf = h >= 4 && classes >= 3 ? 0.8 : 0.6;
       out.push({
         kind: 'generic_high_entropy',
@@ -249,7 +249,7 @@ export function findSecrets(raw: string): SecretMatch[] {
         confidence: conf,
         value,
       });
-    }
+    });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import RE2 from 're2';
 import { confusableFold, isLookalikeScript } from './confusables';
 import { decodeSegments } from './encodings';
+import { Utf8Text } from './utf8-text';
 
 export type ViewName =
   'raw' | 'nfkc' | 'despaced' | 'leet' | 'unicode_tags' | 'base64' | 'hex' | 'url' | 'rot13';
@@ -17,6 +18,13 @@ export interface TextView {
   identity?: boolean;
   segStart: number;
   segEnd: number;
+  /** The text as UTF-8 for RE2, converted on first use (see viewUtf8). */
+  utf8?: Utf8Text;
+}
+
+/** A view's text as UTF-8, converted once and kept with the view: each RE2 pass over it reuses it. */
+export function viewUtf8(view: TextView): Utf8Text {
+  return (view.utf8 ??= new Utf8Text(view.text));
 }
 
 /** Evidence of hiding, counted while the views are built. */
@@ -238,7 +246,7 @@ function rawIndexAt(view: TextView, i: number): number {
 /** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
 function despace(src: TextView, signals: ObfuscationSignals): TextView | undefined {
   const t = src.text;
-  if (!SPACED_HINT.test(t)) return undefined;
+  if (!SPACED_HINT.test(viewUtf8(src).bytes)) return undefined;
   const at = (k: number) => rawIndexAt(src, k);
   // Code-unit test, not a Unicode regex per character: non-ASCII counts as a letter here.
   const isL = (k: number) => {
@@ -354,7 +362,7 @@ export const MAX_DERIVED_CHARS = 262_144;
 /** The first `max` characters of a view (same raw mapping). */
 function prefixView(view: TextView, max: number): TextView {
   if (view.text.length <= max) return view;
-  const out: TextView = { ...view, text: view.text.slice(0, max) };
+  const out: TextView = { ...view, text: view.text.slice(0, max), utf8: undefined };
   if (view.map) out.map = view.map.subarray(0, max);
   return out;
 }
