@@ -93,48 +93,73 @@ function encodedShapes(text: string): { base64: boolean; hex: boolean } {
   return { base64, hex };
 }
 
+interface DecodeState {
+  out: DecodedSegment[];
+  /** Decoded characters still allowed. */
+  budget: number;
+}
+
+/** Where a text sits: the raw span it reports (a nested text reports its outermost segment). */
+interface Place {
+  text: string;
+  start: number;
+  end: number;
+  depth: number;
+  top: boolean;
+}
+
+const NO_SHAPES = { base64: false, hex: false };
+
 /** Finds and decodes base64, hex, URL-encoded and ROT13 segments, recursing at most maxDepth times. */
 export function decodeSegments(raw: string): DecodedSegment[] {
-  const out: DecodedSegment[] = [];
-  let budget = DECODE_LIMITS.maxDecodedChars;
-  const visit = (text: string, start: number, end: number, depth: number, top: boolean) => {
-    if (depth > DECODE_LIMITS.maxDepth) return;
-    const scan = (re: RE2, encoding: Encoding) => {
-      // The top level is the field's raw text, which the PII and secret scans convert too.
-      const t = top ? utf8Of(text) : new Utf8Text(text);
-      re.lastIndex = 0;
-      for (let m = nextMatch(re, t); m; m = nextMatch(re, t)) {
-        if (out.length >= DECODE_LIMITS.maxSegments || budget <= 0) return;
-        const seg = m[0].slice(0, DECODE_LIMITS.maxSegmentChars);
-        const decoded = decodeOne(encoding, seg);
-        if (!decoded) continue;
-        // Base64 of base64: not readable yet, but worth one more level.
-        if (!readable(decoded)) {
-          if (encoding === 'base64' && /^[A-Za-z0-9+/=_-]{16,}$/.test(decoded.trim())) {
-            visit(decoded.trim(), top ? m.index : start, top ? m.index + m[0].length : end, depth + 1, false);
-          }
-          continue;
-        }
-        budget -= decoded.length;
-        const s = top ? m.index : start;
-        const e = top ? m.index + m[0].length : end;
-        out.push({ encoding, text: decoded, start: s, end: e, depth });
-        visit(decoded, s, e, depth + 1, false);
-      }
-    };
-    // Cheap literal gates before each regex: most text has no long token runs or escapes at all.
-    const shapes = text.length >= 16 ? encodedShapes(text) : { base64: false, hex: false };
-    if (shapes.base64) scan(BASE64, 'base64');
-    if (shapes.hex) scan(HEX, 'hex');
-    if (text.includes('%')) scan(URLENC, 'url');
-    if (ROT13_HINT.test(text)) {
-      const decoded = rot13(text.slice(0, DECODE_LIMITS.maxSegmentChars));
-      if (out.length < DECODE_LIMITS.maxSegments) {
-        out.push({ encoding: 'rot13', text: decoded, start, end, depth });
-        budget -= decoded.length;
-      }
+  const st: DecodeState = { out: [], budget: DECODE_LIMITS.maxDecodedChars };
+  visit(st, { text: raw, start: 0, end: raw.length, depth: 1, top: true });
+  return st.out;
+}
+
+function visit(st: DecodeState, at: Place): void {
+  if (at.depth > DECODE_LIMITS.maxDepth) return;
+  // Cheap literal gates before each regex: most text has no long token runs or escapes at all.
+  const shapes = at.text.length >= 16 ? encodedShapes(at.text) : NO_SHAPES;
+  if (shapes.base64) scan(st, at, BASE64, 'base64');
+  if (shapes.hex) scan(st, at, HEX, 'hex');
+  if (at.text.includes('%')) scan(st, at, URLENC, 'url');
+  if (ROT13_HINT.test(at.text)) {
+    const decoded = rot13(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
+    if (st.out.length < DECODE_LIMITS.maxSegments) {
+      st.out.push({ encoding: 'rot13', text: decoded, start: at.start, end: at.end, depth: at.depth });
+      st.budget -= decoded.length;
     }
-  };
-  visit(raw, 0, raw.length, 1, true);
-  return out;
+  }
+}
+
+function scan(st: DecodeState, at: Place, re: RE2, encoding: Encoding): void {
+  // The top level is the field's raw text, which the PII and secret scans convert too.
+  const t = at.top ? utf8Of(at.text) : new Utf8Text(at.text);
+  re.lastIndex = 0;
+  for (let m = nextMatch(re, t); m; m = nextMatch(re, t)) {
+    if (st.out.length >= DECODE_LIMITS.maxSegments || st.budget <= 0) return;
+    // A nested text is scanned with this same RE2 object: this scan resumes where it was.
+    const resume = re.lastIndex;
+    decodeMatch(st, at, m, encoding);
+    re.lastIndex = resume;
+  }
+}
+
+function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: Encoding): void {
+  const decoded = decodeOne(encoding, m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
+  if (!decoded) return;
+  const start = at.top ? m.index : at.start;
+  const end = at.top ? m.index + m[0].length : at.end;
+  const depth = at.depth + 1;
+  // Base64 of base64: not readable yet, but worth one more level.
+  if (!readable(decoded)) {
+    const inner = decoded.trim();
+    if (encoding === 'base64' && /^[A-Za-z0-9+/=_-]{16,}$/.test(inner))
+      visit(st, { text: inner, start, end, depth, top: false });
+    return;
+  }
+  st.budget -= decoded.length;
+  st.out.push({ encoding, text: decoded, start, end, depth: at.depth });
+  visit(st, { text: decoded, start, end, depth, top: false });
 }
