@@ -31,26 +31,32 @@ function isPunct(c: number): boolean {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
-/**
- * Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length.
- */
-// Reusable dedup scratch (one bit per bucket, cleared after each call): no Set, no per-call allocation.
+// Dedup scratch shared by every scan (one bit per bucket, cleared after each): no Set, no allocation.
 const MARK = new Uint8Array(1 << FEATURE_BITS);
 let found = new Uint32Array(1024);
 
-export function featureIndices(text: string): Uint32Array {
+/** Records bucket `h` at found[n] unless already seen; returns the new count. */
+function addBucket(h: number, n: number): number {
+  const k = h & MASK;
+  if (MARK[k]) return n;
+  MARK[k] = 1;
+  if (n === found.length) {
+    const next = new Uint32Array(n * 2);
+    next.set(found);
+    found = next;
+  }
+  found[n] = k;
+  return n + 1;
+}
+
+/**
+ * Collects the feature buckets of text[start, end) into found[0, n) and returns n; clearMarks(n)
+ * must follow. One pass over every character of every scanned field, so its state is plain locals
+ * (no closures): a word ends at any character that is not a word character, a token at whitespace,
+ * and the end of the text counts as whitespace.
+ */
+function scanFeatures(text: string, start: number, end: number): number {
   let n = 0;
-  const add = (h: number) => {
-    const k = h & MASK;
-    if (MARK[k]) return;
-    MARK[k] = 1;
-    if (n === found.length) {
-      const next = new Uint32Array(found.length * 2);
-      next.set(found);
-      found = next;
-    }
-    found[n++] = k;
-  };
   let prevWord = 0;
   let prevCjk = 0;
   let wordHash = FNV_OFFSET;
@@ -60,44 +66,40 @@ export function featureIndices(text: string): Uint32Array {
   let shapeLen = 0;
   let punct = 0;
   let lastClass = -1;
-  const endWord = () => {
-    if (!inWord) return;
-    add(wordHash);
-    if (prevWord) add(mix(prevWord, wordHash));
-    prevWord = wordHash;
-    wordHash = FNV_OFFSET;
-    inWord = false;
-  };
-  const endToken = () => {
-    if (punct >= 2 && shapeLen >= 3) add(mix(0x5a5a, shape));
-    shape = FNV_OFFSET;
-    shapeLen = 0;
-    punct = 0;
-    lastClass = -1;
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 9 || c === 13) {
-      endWord();
-      endToken();
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 32;
+    const space = c === 32 || c === 10 || c === 9 || c === 13;
+    const cjk = !space && c >= 0x3040 && isCjk(c);
+    const word = !space && !cjk && isWordChar(c);
+    if (!word && inWord) {
+      n = addBucket(wordHash, n);
+      if (prevWord) n = addBucket(mix(prevWord, wordHash), n);
+      prevWord = wordHash;
+      wordHash = FNV_OFFSET;
+      inWord = false;
+    }
+    if (space) {
+      if (punct >= 2 && shapeLen >= 3) n = addBucket(mix(0x5a5a, shape), n);
+      shape = FNV_OFFSET;
+      shapeLen = 0;
+      punct = 0;
+      lastClass = -1;
       continue;
     }
-    if (isCjk(c)) {
-      endWord();
+    if (cjk) {
       const h = Math.imul(c ^ FNV_OFFSET, FNV_PRIME) >>> 0;
-      add(h);
-      if (prevCjk) add(mix(prevCjk, h));
+      n = addBucket(h, n);
+      if (prevCjk) n = addBucket(mix(prevCjk, h), n);
       prevCjk = h;
       continue;
     }
     prevCjk = 0;
     let cls: number;
-    if (isWordChar(c)) {
+    if (word) {
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME) >>> 0;
       inWord = true;
       cls = c >= 48 && c <= 57 ? 57 : 97;
     } else {
-      endWord();
       cls = c;
       if (isPunct(c)) punct++;
     }
@@ -107,11 +109,27 @@ export function featureIndices(text: string): Uint32Array {
       lastClass = cls;
     }
   }
-  endWord();
-  endToken();
+  return n;
+}
+
+function clearMarks(n: number): void {
+  for (let k = 0; k < n; k++) MARK[found[k]!] = 0;
+}
+
+/** Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length. */
+export function featureIndices(text: string): Uint32Array {
+  const n = scanFeatures(text, 0, text.length);
   const out = found.slice(0, n);
-  for (let k = 0; k < n; k++) MARK[out[k]!] = 0;
+  clearMarks(n);
   return out;
+}
+
+/** The model's probability for text[start, end) without copying the window or its features. */
+export function scoreWindow(model: LinearModel, text: string, start: number, end: number): number {
+  const n = scanFeatures(text, start, end);
+  const p = scoreFeatures(model, found.subarray(0, n));
+  clearMarks(n);
+  return p;
 }
 
 /** Splits long text into windows of at most `max` characters, cut at sentence or line ends. */

@@ -1,4 +1,4 @@
-import { featureIndices, modelWindows, scoreFeatures, type LinearModel } from './injection-features';
+import { modelWindows, scoreWindow, type LinearModel } from './injection-features';
 import { injectionModelWeights } from './injection-model-weights';
 
 let cached: LinearModel | undefined;
@@ -27,7 +27,7 @@ export function scoreInjectionModel(normalizedText: string): ModelScore {
   const model = injectionModel();
   let best: ModelScore = { probability: 0, start: 0, end: normalizedText.length };
   for (const [s, e] of modelWindows(normalizedText)) {
-    const p = scoreFeatures(model, featureIndices(normalizedText.slice(s, e)));
+    const p = scoreWindow(model, normalizedText, s, e);
     if (p > best.probability) best = { probability: p, start: s, end: e };
   }
   return best;

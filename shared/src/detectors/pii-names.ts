@@ -163,6 +163,8 @@ function findAddresses(raw: string): PiiMatch[] {
 function findPersons(raw: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   eachNameMatch(raw, (m) => {
+    // Most matches are one capitalised word that starts a sentence ("The", "Please"): a stop word.
+    if (STOP.has(m[0].toLowerCase()) && !/[ \t]/.test(m[0])) return;
     let tokens = m[0].split(/[ \t]+/);
     let start = m.index;
     // Drop leading capitalised stop words ("The", "Dear", "Mr") and trailing particles.

@@ -172,10 +172,10 @@ function findStructured(raw: string): PiiMatch[] {
   const shape = shapes(raw);
   const digits = shape.digits > 0;
   // One set pass decides which of the pattern scans below can find anything at all.
-  const t = utf8Of(raw);
-  const can = digits || hasAt ? matchingPatterns(t) : undefined;
+  // utf8Of converts the text on the first call only (most texts run no pattern at all).
+  const can = digits || hasAt ? matchingPatterns(utf8Of(raw)) : undefined;
   const each = (re: RE2, fn: (m: RegExpExecArray) => void) => {
-    if (!can || can.has(re)) eachMatch(re, t, fn);
+    if (!can || can.has(re)) eachMatch(re, utf8Of(raw), fn);
   };
 
   if (hasAt) {
@@ -497,6 +497,7 @@ function findStructured(raw: string): PiiMatch[] {
 
 /** Overlaps keep the most confident match (a card number is not also a phone number). */
 function resolveOverlaps(matches: PiiMatch[], length: number): PiiMatch[] {
+  if (matches.length < 2) return matches;
   const sorted = [...matches].sort(
     (a, b) => b.confidence - a.confidence || b.end - b.start - (a.end - a.start),
   );
