@@ -2,7 +2,7 @@ import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { scoreInjectionModel } from './injection-model';
-import { nextMatch, type Utf8Text } from './utf8-text';
+import { literalPattern, nextMatch, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
@@ -130,7 +130,7 @@ interface RuleSet {
   /** Rule index of each pattern in the set. */
   rules: number[];
 }
-const SET_CHUNK = 10;
+const SET_CHUNK = 15;
 function buildSets(skeleton: boolean): { sets: RuleSet[]; loose: number[] } {
   const sets: RuleSet[] = [];
   const loose: number[] = [];
@@ -197,7 +197,6 @@ for (const n of ALL_NEEDS) {
   list.push(n);
   NEEDS_BY_FIRST.set(k, list);
 }
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Literal alternation factored into a trie (`ig(?:nor|...)`): the engine branches once per character. */
 function trieSource(words: string[]): string {
   const groups = new Map<string, string[]>();
@@ -214,7 +213,9 @@ function trieSource(words: string[]): string {
   }
   const alts = [...groups].map(([head, rest]) => {
     const tail = trieSource(rest);
-    return escapeRe(head) + (tail ? (tail.includes('|') || tail.endsWith('?') ? `(?:${tail})` : tail) : '');
+    return (
+      literalPattern(head) + (tail ? (tail.includes('|') || tail.endsWith('?') ? `(?:${tail})` : tail) : '')
+    );
   });
   // A stem that is a prefix of another ends here: the shorter match is enough to record a hit.
   if (empty) return alts.length ? `(?:${alts.join('|')})?` : '';

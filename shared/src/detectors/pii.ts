@@ -37,6 +37,9 @@ export interface PiiMatch {
 /** Matches below this confidence are dropped (format-only guesses without context). */
 export const PII_MIN_CONFIDENCE = 0.4;
 
+/** The highest confidence a phone number match gets (a valid international number). */
+const PHONE_MAX_CONFIDENCE = 0.95;
+
 /** Source of every full-text pattern, for the one-pass RE2.Set pre-check in findStructured. */
 const SOURCES = new Map<RE2, string>();
 const g = (src: string) => {
@@ -349,7 +352,13 @@ function findStructured(raw: string): PiiMatch[] {
       }
     });
 
-  if (shape.digits >= 7)
+  if (shape.digits >= 7) {
+    // A phone number scores at most PHONE_MAX_CONFIDENCE, so one overlapping a surer match that
+    // overlap resolution keeps anyway (a validated card or IBAN) is dropped there: no need to parse it.
+    const surer = resolveOverlaps(
+      out.filter((o) => o.confidence > PHONE_MAX_CONFIDENCE),
+      raw.length,
+    );
     each(PHONE, (m) => {
       let text = m[0];
       let s = m.index;
@@ -361,6 +370,7 @@ function findStructured(raw: string): PiiMatch[] {
       const e = s + text.length;
       const d = onlyDigits(text);
       if (d.length < 7 || d.length > 15) return;
+      if (surer.some((o) => s < o.end && o.start < e)) return;
       if (
         isAlnum(raw[s - 1]) ||
         isAlnum(raw[e]) ||
@@ -383,7 +393,7 @@ function findStructured(raw: string): PiiMatch[] {
       const parsed = intl ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, 'US');
       // Validity matches the number against its country's metadata: asked once.
       const valid = parsed?.isValid() ?? false;
-      if (valid) conf = intl ? 0.95 : /[\s().-]/.test(text) ? 0.8 : 0.55;
+      if (valid) conf = intl ? PHONE_MAX_CONFIDENCE : /[\s().-]/.test(text) ? 0.8 : 0.55;
       else if (parsed?.isPossible()) conf = 0.5;
       if (context) conf = Math.max(conf, d.length >= 7 ? 0.75 : 0);
       if (!context && !/[\s().\-+]/.test(text)) conf = Math.min(conf, 0.45);
@@ -396,6 +406,7 @@ function findStructured(raw: string): PiiMatch[] {
         validated: valid,
       });
     });
+  }
 
   if (shape.maxAlnumRun >= 14)
     each(BTC, (m) => {

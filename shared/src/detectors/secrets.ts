@@ -1,5 +1,5 @@
 import RE2 from 're2';
-import { eachMatch, utf8Of } from './utf8-text';
+import { eachMatch, literalPattern, utf8Of, type Utf8Text } from './utf8-text';
 
 /** One credential found in a raw text; `value` stays in memory, findings carry it masked. */
 export interface SecretMatch {
@@ -161,57 +161,31 @@ const GENERIC = g(
 );
 const GENERIC_LITERAL = /key|secret|token|bearer|passw|pwd|credential/i;
 
-// Case-insensitive union of every rule's literal and the generic keywords, factored by first letter
-// (bounded literals, no repetition). One linear pass finds every position where some literal may
-// start; only there are the rules' own literals checked, so no text is scanned once per rule.
-const ANY_LITERAL =
-  /a(?:[ks]ia|bia|cca|ws|iza|ccountkey=)|s(?:ecret(?:_access)?|ervice_account|k-)|q~|g(?:h[pousr]_|ithub_pat_)|xox|hooks\.slack\.com|[sr]k_(?:live|test)_|wdn_|eyj|private key|:\/\/|key|token|bearer|passw|pwd|credential/gi;
+/** A rule literal as RE2 source (a RegExp keeps its `i` flag). */
+const literalSource = (lit: string | RegExp) =>
+  typeof lit === 'string' ? literalPattern(lit) : (lit.flags.includes('i') ? '(?i)' : '') + lit.source;
 
-const sticky = (lit: string | RegExp) =>
-  typeof lit === 'string' ? lit : new RegExp(lit.source, lit.flags.replace('g', '') + 'y');
-const RULE_LITERALS = rules.map((r) => sticky(r.literal));
-const GENERIC_STICKY = sticky(GENERIC_LITERAL) as RegExp;
+/**
+ * Every rule's literal and the generic keywords in one RE2.Set: a single pass over the text says
+ * which rules can match at all (index `rules.length`: the generic keywords), so no text is scanned
+ * once per rule. Undefined when nothing is present.
+ */
+const LITERALS = new RE2.Set([...rules.map((r) => literalSource(r.literal)), literalSource(GENERIC_LITERAL)]);
 
-/** Which rules' literals occur in `raw` (index `rules.length`: the generic keywords), in one pass. */
-function presentLiterals(raw: string): boolean[] | undefined {
-  let present: boolean[] | undefined;
-  let left = rules.length + 1;
-  ANY_LITERAL.lastIndex = 0;
-  for (let m = ANY_LITERAL.exec(raw); m && left > 0; m = ANY_LITERAL.exec(raw)) {
-    const at = m.index;
-    present ??= new Array<boolean>(rules.length + 1).fill(false);
-    for (let i = 0; i < rules.length; i++) {
-      if (present[i]) continue;
-      const lit = RULE_LITERALS[i]!;
-      let hit: boolean;
-      if (typeof lit === 'string') hit = raw.startsWith(lit, at);
-      else {
-        lit.lastIndex = at;
-        hit = lit.test(raw);
-      }
-      if (hit) {
-        present[i] = true;
-        left--;
-      }
-    }
-    if (!present[rules.length]) {
-      GENERIC_STICKY.lastIndex = at;
-      if (GENERIC_STICKY.test(raw)) {
-        present[rules.length] = true;
-        left--;
-      }
-    }
-    ANY_LITERAL.lastIndex = at + 1;
-  }
+function presentLiterals(t: Utf8Text): boolean[] | undefined {
+  const hits = LITERALS.match(t.bytes);
+  if (!hits.length) return undefined;
+  const present = new Array<boolean>(rules.length + 1).fill(false);
+  for (const k of hits) present[k] = true;
   return present;
 }
 
 /** Credentials in a raw text. Every rule first checks a cheap literal, then runs its RE2 pattern. */
 export function findSecrets(raw: string): SecretMatch[] {
   const out: SecretMatch[] = [];
-  const present = presentLiterals(raw);
-  if (!present) return out;
   const t = utf8Of(raw);
+  const present = presentLiterals(t);
+  if (!present) return out;
   for (let i = 0; i < rules.length; i++) {
     const r = rules[i]!;
     if (!present[i]) continue;

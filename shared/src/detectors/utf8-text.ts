@@ -82,3 +82,6 @@ export function nextMatch(re: RE2, t: Utf8Text): RegExpExecArray | null {
   const m = execBytes(re, t.bytes);
   return m && asStringMatch(m, t);
 }
+
+/** Pattern source that matches `s` literally (RE2 and JS alike). */
+export const literalPattern = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
