@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
-import { DurableWriter } from '@warden/shared/kafka/durable-writer';
+import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topics } from '@warden/shared/kafka/topics';
+import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { startKafka, waitForKafka } from '@warden/shared/stack/kafka';
 import { stopProcess } from '@warden/shared/stack/process';
@@ -39,10 +39,14 @@ describe('Kafka outage', () => {
   });
 
   it('answers 503 while Kafka is down, recovers, and loses no acknowledged record', async () => {
-    const kafka = createKafka({ brokers, clientId: 'outage-ingest', connectionTimeoutMs: 500 });
-    const producer = createDurableProducer(kafka);
-    await producer.connect();
-    const writer = new DurableWriter(producer, { timeoutMs: 2000 });
+    const writer = new KafkaWriterThread({
+      brokers,
+      clientId: 'outage-ingest',
+      connectionTimeoutMs: 500,
+      producers: 1,
+      timeoutMs: 2000,
+    });
+    await writer.connect();
     const app = await buildApp({
       publisher: kafkaPublisher(writer),
       metrics: createMetricsRegistry('ingest'),
@@ -86,10 +90,12 @@ describe('Kafka outage', () => {
     expect(recovered).toBe(true);
     for (let i = 0; i < 20; i++) expect((await send(300 + i)).status).toBe(200);
     await app.close();
-    await producer.disconnect();
+    await writer.close();
 
     // Read the whole topic back: every interaction that got a 200 is there.
-    const consumer = kafka.consumer({ groupId: `outage-check-${Date.now()}` });
+    const consumer = createKafka({ brokers, clientId: 'outage-check' }).consumer({
+      groupId: `outage-check-${Date.now()}`,
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: topics.interactions, fromBeginning: true });
     const seen = new Set<string>();

@@ -5,8 +5,8 @@ import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhou
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { loadEndpoints, type Endpoints } from '@warden/shared/config';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
-import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topics } from '@warden/shared/kafka/topics';
+import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { buildApp, type IngestDeps } from '../../services/ingest/src/app';
@@ -62,14 +62,13 @@ export interface RunningIngest {
 export async function startIngest(
   extra: Partial<IngestDeps> & { wrapPublisher?: (p: EnvelopePublisher) => EnvelopePublisher } = {},
 ): Promise<RunningIngest> {
-  const kafka = createKafka({
+  const writer = new KafkaWriterThread({
     brokers: endpoints().kafkaBrokers,
     clientId: 'warden-test-ingest',
-    logger: quiet,
+    producers: 1,
+    timeoutMs: 5000,
   });
-  const producer = createDurableProducer(kafka);
-  await producer.connect();
-  const writer = new DurableWriter(producer, { timeoutMs: 5000 });
+  await writer.connect();
   const app = await buildApp({
     metrics: createMetricsRegistry('ingest'),
     ...extra,
@@ -83,8 +82,7 @@ export async function startIngest(
     url: `http://127.0.0.1:${port}/api/v1`,
     close: async () => {
       await app.close();
-      await writer.drain();
-      await producer.disconnect();
+      await writer.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Message } from 'kafkajs';
-import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
+import type { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import {
   envelopeHeaders,
   partitionKey,
@@ -37,7 +37,7 @@ export function envelopeMessage(env: TopicEnvelope): Message {
 }
 
 /** Publishes to `warden.interactions.v1`; resolves only after Kafka acknowledged (acks=all). */
-export function kafkaPublisher(writer: DurableWriter): EnvelopePublisher {
+export function kafkaPublisher(writer: KafkaWriterThread): EnvelopePublisher {
   return {
     publish: (envelopes) => writer.write(topics.interactions, envelopes.map(envelopeMessage)),
   };

@@ -1,6 +1,5 @@
 import { intFromEnv, loadEndpoints } from '@warden/shared/config';
-import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
-import { DurableWriter } from '@warden/shared/kafka/durable-writer';
+import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
 import { onShutdown } from '@warden/shared/shutdown';
@@ -29,23 +28,20 @@ const produceBatch = new Histogram({
   registers: [metrics],
 });
 
-const kafka = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'warden-ingest', logger: log });
-// Several idempotent producers, each with one request in flight, overlap produce round trips.
-const producers = Array.from({ length: intFromEnv(process.env, 'WARDEN_PRODUCERS', 4, 1, 32) }, () =>
-  createDurableProducer(kafka),
-);
-const connectedProducers = new Set<number>();
-producers.forEach((p, i) => {
-  p.on(p.events.CONNECT, () => connectedProducers.add(i));
-  p.on(p.events.DISCONNECT, () => connectedProducers.delete(i));
-});
-const writer = new DurableWriter(producers, {
+// Producing (kafkajs encoding, protocol and sockets) runs on its own thread, beside request handling.
+const writer = new KafkaWriterThread({
+  brokers: endpoints.kafkaBrokers,
+  clientId: 'warden-ingest',
+  loggerName: 'ingest',
+  producers: intFromEnv(process.env, 'WARDEN_PRODUCERS', 4, 1, 32),
   timeoutMs: intFromEnv(process.env, 'WARDEN_PRODUCE_TIMEOUT_MS', 5000, 100, 60000),
   onFlush: ({ messages, ms, ok }) => {
     produceLatency.observe({ ok: String(ok) }, ms / 1000);
     produceBatch.observe(messages);
   },
 });
+// Kafka may come up after ingest: the thread keeps connecting in the background; until then answers are 503.
+writer.start();
 
 // Commands fail fast while Redis is away, so the guards fall back (local limits, cached keys) instead of waiting.
 const redis = new Redis(endpoints.redisUrl, {
@@ -70,28 +66,15 @@ const app = await buildApp({
   metrics,
   logger: log,
   guards,
-  ready: () => connectedProducers.size > 0,
+  ready: () => writer.connected,
 });
-
-// Kafka may come up after ingest: keep trying in the background; until then answers are 503.
-for (const producer of producers) {
-  void (async function connectProducer(attempt = 1): Promise<void> {
-    try {
-      await producer.connect();
-    } catch (err) {
-      log.warn({ err, attempt }, 'Kafka not reachable yet; retrying');
-      setTimeout(() => void connectProducer(attempt + 1), Math.min(5000, 250 * attempt));
-    }
-  })();
-}
 
 await app.listen({ port, host });
 log.info({ url: `http://${host}:${port}/api/v1` }, 'ingest listening');
 
 onShutdown(log, async () => {
   await app.close();
-  await writer.drain();
-  await Promise.all(producers.map((p) => p.disconnect()));
+  await writer.close();
   await guards.stop();
   redis.disconnect();
 });

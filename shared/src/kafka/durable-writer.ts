@@ -2,7 +2,10 @@ import type { Message, Producer } from 'kafkajs';
 
 /** Kafka could not take the write in time; the caller must not report the record as stored. */
 export class KafkaUnavailableError extends Error {
-  constructor(reason: string, options?: ErrorOptions) {
+  constructor(
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
     super(`Kafka did not acknowledge the write: ${reason}`, options);
     this.name = 'KafkaUnavailableError';
   }

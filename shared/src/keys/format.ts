@@ -70,6 +70,8 @@ export function keyHint(key: string): string {
   return `${API_KEY_PREFIX}…${key.slice(-4)}`;
 }
 
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
 /**
  * The key a request presents: `Authorization: Bearer <key>` or `x-api-key: <key>` (the spec allows
  * both). Returns undefined when neither header carries one.
@@ -77,7 +79,6 @@ export function keyHint(key: string): string {
 export function presentedKeyFromHeaders(
   headers: Record<string, string | string[] | undefined>,
 ): string | undefined {
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
   const authorization = first(headers.authorization)?.trim();
   if (authorization) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(authorization);
