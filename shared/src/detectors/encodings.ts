@@ -1,4 +1,5 @@
 import RE2 from 're2';
+import { measureShape, textShape } from './text-shape';
 import { nextMatch, utf8Of, Utf8Text } from './utf8-text';
 
 export type Encoding = 'base64' | 'hex' | 'url' | 'rot13';
@@ -69,30 +70,6 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
   }
 }
 
-/**
- * One linear pass that tells whether BASE64 or HEX can match at all: a run of 16 base64 characters,
- * a `\\x` escape, or a run of hex digits and separators holding 18 hex digits. Most text has none.
- */
-function encodedShapes(text: string): { base64: boolean; hex: boolean } {
-  let b64Run = 0;
-  let hexRun = 0;
-  let base64 = false;
-  let hex = text.includes('\\x');
-  for (let i = 0; i < text.length && !(base64 && hex); i++) {
-    const c = text.charCodeAt(i);
-    const digit = c >= 48 && c <= 57;
-    const upper = c >= 65 && c <= 90;
-    const lower = c >= 97 && c <= 122;
-    if (digit || upper || lower || c === 43 || c === 47 || c === 95 || c === 45) {
-      if (++b64Run >= 16) base64 = true;
-    } else b64Run = 0;
-    if (digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) {
-      if (++hexRun >= 18) hex = true;
-    } else if (c !== 32 && c !== 58) hexRun = 0;
-  }
-  return { base64, hex };
-}
-
 interface DecodeState {
   out: DecodedSegment[];
   /** Decoded characters still allowed. */
@@ -108,8 +85,6 @@ interface Place {
   top: boolean;
 }
 
-const NO_SHAPES = { base64: false, hex: false };
-
 /** Finds and decodes base64, hex, URL-encoded and ROT13 segments, recursing at most maxDepth times. */
 export function decodeSegments(raw: string): DecodedSegment[] {
   const st: DecodeState = { out: [], budget: DECODE_LIMITS.maxDecodedChars };
@@ -120,9 +95,10 @@ export function decodeSegments(raw: string): DecodedSegment[] {
 function visit(st: DecodeState, at: Place): void {
   if (at.depth > DECODE_LIMITS.maxDepth) return;
   // Cheap literal gates before each regex: most text has no long token runs or escapes at all.
-  const shapes = at.text.length >= 16 ? encodedShapes(at.text) : NO_SHAPES;
-  if (shapes.base64) scan(st, at, BASE64, 'base64');
-  if (shapes.hex) scan(st, at, HEX, 'hex');
+  // The top level is the field's raw text, whose shape the views and PII scan measure too.
+  const shape = at.text.length < 16 ? undefined : at.top ? textShape(at.text) : measureShape(at.text);
+  if (shape?.base64Run) scan(st, at, BASE64, 'base64');
+  if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
   if (ROT13_HINT.test(at.text)) {
     const decoded = rot13(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));

@@ -1,5 +1,6 @@
 import RE2 from 're2';
 import type { PiiMatch } from './pii';
+import { textShape } from './text-shape';
 import { eachMatch, utf8Of, type Utf8Text } from './utf8-text';
 
 /**
@@ -142,7 +143,7 @@ function findAddresses(raw: string): PiiMatch[] {
       validated: false,
     });
   };
-  if (!/\d/.test(raw)) return out;
+  if (!textShape(raw).digits) return out;
   const t = utf8Of(raw);
   const can = matchingAddressPatterns(t);
   const each = (re: RE2, fn: (m: RegExpExecArray) => void) => {

@@ -20,6 +20,7 @@ import {
 } from './checksums';
 import { eip55Valid } from './keccak';
 import { findNamesAndAddresses } from './pii-names';
+import { textShape } from './text-shape';
 import { eachMatch, utf8Of, type Utf8Text } from './utf8-text';
 
 /** One PII value found in a raw text; `value` stays in memory only, findings carry it masked. */
@@ -114,28 +115,6 @@ function isAlnum(c: string | undefined): boolean {
 
 const onlyDigits = (s: string) => s.replace(/\D/g, '');
 
-/** Character-shape counts from one pass: each pattern below runs only if its shape can occur. */
-function shapes(raw: string) {
-  let digits = 0;
-  let digitRun = 0;
-  let maxDigitRun = 0;
-  let alnumRun = 0;
-  let maxAlnumRun = 0;
-  let colons = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const c = raw.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-      if (++digitRun > maxDigitRun) maxDigitRun = digitRun;
-    } else digitRun = 0;
-    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
-      if (++alnumRun > maxAlnumRun) maxAlnumRun = alnumRun;
-    } else alnumRun = 0;
-    if (c === 58) colons++;
-  }
-  return { digits, maxDigitRun, maxAlnumRun, colons };
-}
-
 let structuredSet: { set: InstanceType<typeof RE2.Set>; res: RE2[] } | null | undefined;
 
 /**
@@ -172,7 +151,8 @@ function findStructured(raw: string): PiiMatch[] {
     if (m.confidence >= PII_MIN_CONFIDENCE) out.push({ ...m, value: raw.slice(m.start, m.end) });
   };
   const hasAt = raw.includes('@');
-  const shape = shapes(raw);
+  // Each pattern below runs only if its shape can occur.
+  const shape = textShape(raw);
   const digits = shape.digits > 0;
   // One set pass decides which of the pattern scans below can find anything at all.
   // utf8Of converts the text on the first call only (most texts run no pattern at all).

@@ -1,5 +1,6 @@
 import RE2 from 're2';
 import { detectorVersion, maskValue, roundConfidence, severityFor, type Finding } from './finding';
+import { eachMatch, nextMatch, utf8Of } from './utf8-text';
 import { rawSpan, type FieldViews } from './views';
 
 /** Canary tokens echoed anywhere an agent writes: the response, tool inputs, hidden in any view. */
@@ -109,7 +110,7 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
     if (f) out.push(f);
   }
   LEAK_PHRASES.lastIndex = 0;
-  const m = LEAK_PHRASES.exec(fv.raw);
+  const m = nextMatch(LEAK_PHRASES, utf8Of(fv.raw));
   if (m && out.length === 0) {
     out.push({
       detector: 'response',
@@ -192,11 +193,9 @@ export function detectExfiltration(fv: FieldViews, field: string): Finding[] {
       explanation: `${image ? 'image (fetched automatically when rendered)' : 'link'} to ${host}: ${why}`,
     });
   };
-  MD_LINK.lastIndex = 0;
-  for (let m = MD_LINK.exec(raw); m; m = MD_LINK.exec(raw)) consider(m, m[2] ?? '', m[1] === '!');
-  HTML_IMG.lastIndex = 0;
-  for (let m = HTML_IMG.exec(raw); m; m = HTML_IMG.exec(raw)) consider(m, m[1] ?? '', true);
-  REF_IMG.lastIndex = 0;
-  for (let m = REF_IMG.exec(raw); m; m = REF_IMG.exec(raw)) consider(m, m[1] ?? '', true);
+  const t = utf8Of(raw);
+  eachMatch(MD_LINK, t, (m) => consider(m, m[2] ?? '', m[1] === '!'));
+  eachMatch(HTML_IMG, t, (m) => consider(m, m[1] ?? '', true));
+  eachMatch(REF_IMG, t, (m) => consider(m, m[1] ?? '', true));
   return out;
 }

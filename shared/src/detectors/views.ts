@@ -1,6 +1,7 @@
 import RE2 from 're2';
 import { confusableFold, isLookalikeScript } from './confusables';
 import { decodeSegments } from './encodings';
+import { textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
 export type ViewName =
@@ -149,7 +150,7 @@ function hasLookalike(raw: string): boolean {
 
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
 function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; tags: string } {
-  if (!NON_ASCII.test(raw)) {
+  if (!textShape(raw).nonAscii) {
     return {
       view: { name: 'nfkc', text: raw.toLowerCase(), identity: true, segStart: 0, segEnd: raw.length },
       tags: '',
@@ -228,8 +229,6 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
 /** Separator of spaced-out letters: one of ` .-_*|/` (a code-unit test, called per character). */
 const isSpacedSep = (c: number) =>
   c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
-// Single character classes only: linear in V8. Gate for the per-character despacing pass.
-const NON_ASCII = /[\u0080-\uffff]/;
 // Non-ASCII counts as a letter: byte-simple classes keep this gate cheap on every field.
 const L = '[a-z0-9\\x{80}-\\x{10FFFF}]';
 const NL = '[^a-z0-9\\x{80}-\\x{10FFFF}]';

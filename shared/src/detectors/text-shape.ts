@@ -1,0 +1,65 @@
+/**
+ * Character-shape counts of a text from one pass. The detectors gate their patterns on them (PII
+ * digits and runs, encoded segments, non-ASCII text): a pattern runs only if its shape can occur,
+ * and one pass serves every gate instead of one pass per detector.
+ */
+export interface TextShape {
+  digits: number;
+  maxDigitRun: number;
+  /** Longest run of ASCII letters and digits. */
+  maxAlnumRun: number;
+  colons: number;
+  /** Any UTF-16 code unit outside ASCII. */
+  nonAscii: boolean;
+  /** A run of 16 base64 characters ([A-Za-z0-9+/_-]). */
+  base64Run: boolean;
+  /** A `\x` escape, or a run of hex digits and separators (space, colon) holding 18 hex digits. */
+  hexRun: boolean;
+}
+
+/** The shape of `text` (one linear pass). */
+export function measureShape(text: string): TextShape {
+  let digits = 0;
+  let digitRun = 0;
+  let maxDigitRun = 0;
+  let alnumRun = 0;
+  let maxAlnumRun = 0;
+  let colons = 0;
+  let nonAscii = false;
+  let b64Run = 0;
+  let base64Run = false;
+  let hexDigits = 0;
+  let hexRun = false;
+  let backslash = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    const alnum = digit || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (digit) {
+      digits++;
+      if (++digitRun > maxDigitRun) maxDigitRun = digitRun;
+    } else digitRun = 0;
+    if (alnum) {
+      if (++alnumRun > maxAlnumRun) maxAlnumRun = alnumRun;
+    } else alnumRun = 0;
+    if (alnum || c === 43 || c === 47 || c === 95 || c === 45) {
+      if (++b64Run >= 16) base64Run = true;
+    } else b64Run = 0;
+    if (digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) {
+      if (++hexDigits >= 18) hexRun = true;
+    } else if (c !== 32 && c !== 58) hexDigits = 0;
+    if (c === 58) colons++;
+    else if (c >= 0x80) nonAscii = true;
+    else if (c === 120 && backslash) hexRun = true;
+    backslash = c === 92;
+  }
+  return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun };
+}
+
+let last: { text: string; shape: TextShape } | undefined;
+
+/** The shape of `text`, remembered for consecutive callers (the views, decoding and PII of one field). */
+export function textShape(text: string): TextShape {
+  if (last?.text !== text) last = { text, shape: measureShape(text) };
+  return last.shape;
+}
