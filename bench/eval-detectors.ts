@@ -80,7 +80,7 @@ export function evalInjection(): { all: Counts; heldOut: Counts } {
     );
     if (isHeldOut(r.id)) {
       tally(heldOut, predicted, actual);
-      const norm = buildViews(r.text, { decode: false }).normalized.text;
+      const norm = buildViews(r.text, { derived: false }).normalized.text;
       const [s, e] = modelWindows(norm)[0]!;
       tally(modelHeld, scoreFeatures(model, featureIndices(norm.slice(s, e))) >= 0.5, actual);
     }

@@ -28,7 +28,7 @@ interface Example {
 }
 
 function features(text: string): Uint32Array {
-  const norm = buildViews(text, { decode: false }).normalized.text;
+  const norm = buildViews(text, { derived: false }).normalized.text;
   const [s, e] = modelWindows(norm)[0]!;
   return featureIndices(norm.slice(s, e));
 }

@@ -75,7 +75,10 @@ function scanField(
   collect?: Set<string>,
 ): Finding[] {
   const text = raw.length > MAX_FIELD_CHARS ? raw.slice(0, MAX_FIELD_CHARS) : raw;
-  const fv = buildViews(text);
+  // Only the injection rules (not run on responses) and canaries read the derived views; the
+  // obfuscation signals they would add are not reported.
+  const derived = role !== 'response' || (opts.canaries?.length ?? 0) > 0;
+  const fv = buildViews(text, { derived });
   const out: Finding[] = [];
 
   if (role !== 'response') {

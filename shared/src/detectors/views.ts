@@ -51,8 +51,11 @@ export interface FieldViews {
 }
 
 export interface ViewOptions {
-  /** Decode base64/hex/url/rot13 segments (bounded). Default true. */
-  decode?: boolean;
+  /**
+   * Build the derived views: despaced, leet and decoded base64/hex/url/rot13 segments (bounded).
+   * Default true; false leaves the normalised view only, for callers that match nothing else.
+   */
+  derived?: boolean;
 }
 
 function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
@@ -384,17 +387,16 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
     const hidden = signals.firstHidden;
     views.push({ name: 'unicode_tags', text: tags.toLowerCase(), segStart: hidden, segEnd: raw.length });
   }
+  if (opts.derived === false) return { raw, normalized, views, signals };
   const head = prefixView(normalized, MAX_DERIVED_CHARS);
   const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
   const leet = unleet(spaced ?? head, signals);
   if (leet) views.push(leet);
-  if (opts.decode !== false) {
-    const rawHead = raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw;
-    for (const d of decodeSegments(rawHead)) {
-      signals.decoded++;
-      views.push({ name: d.encoding, text: d.text.toLowerCase(), segStart: d.start, segEnd: d.end });
-    }
+  const rawHead = raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw;
+  for (const d of decodeSegments(rawHead)) {
+    signals.decoded++;
+    views.push({ name: d.encoding, text: d.text.toLowerCase(), segStart: d.start, segEnd: d.end });
   }
   return { raw, normalized, views, signals };
 }
