@@ -17,6 +17,27 @@ export interface TextShape {
   hexRun: boolean;
 }
 
+// Per-character classes of ASCII, looked up instead of tested range by range.
+const DIGIT = 1;
+const ALNUM = 2;
+const BASE64 = 4;
+const HEX = 8;
+/** Characters that may separate hex digit pairs without ending the run. */
+const HEX_SEP = 16;
+const CLASSES = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const digit = c >= 48 && c <= 57;
+  const alnum = digit || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  const base64 = alnum || c === 43 || c === 47 || c === 95 || c === 45;
+  const hex = digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+  CLASSES[c] =
+    (digit ? DIGIT : 0) |
+    (alnum ? ALNUM : 0) |
+    (base64 ? BASE64 : 0) |
+    (hex ? HEX : 0) |
+    (c === 32 || c === 58 ? HEX_SEP : 0);
+}
+
 /** The shape of `text` (one linear pass). */
 export function measureShape(text: string): TextShape {
   let digits = 0;
@@ -33,23 +54,28 @@ export function measureShape(text: string): TextShape {
   let backslash = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    const digit = c >= 48 && c <= 57;
-    const alnum = digit || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-    if (digit) {
+    if (c >= 128) {
+      // Outside every class: ends all runs.
+      nonAscii = true;
+      digitRun = alnumRun = b64Run = hexDigits = 0;
+      backslash = false;
+      continue;
+    }
+    const f = CLASSES[c]!;
+    if (f & DIGIT) {
       digits++;
       if (++digitRun > maxDigitRun) maxDigitRun = digitRun;
     } else digitRun = 0;
-    if (alnum) {
+    if (f & ALNUM) {
       if (++alnumRun > maxAlnumRun) maxAlnumRun = alnumRun;
     } else alnumRun = 0;
-    if (alnum || c === 43 || c === 47 || c === 95 || c === 45) {
+    if (f & BASE64) {
       if (++b64Run >= 16) base64Run = true;
     } else b64Run = 0;
-    if (digit || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)) {
+    if (f & HEX) {
       if (++hexDigits >= 18) hexRun = true;
-    } else if (c !== 32 && c !== 58) hexDigits = 0;
+    } else if (!(f & HEX_SEP)) hexDigits = 0;
     if (c === 58) colons++;
-    else if (c >= 0x80) nonAscii = true;
     else if (c === 120 && backslash) hexRun = true;
     backslash = c === 92;
   }
