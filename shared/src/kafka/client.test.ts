@@ -32,6 +32,15 @@ interface EncoderLike extends Encoded {
   writeEncoder(v: Encoded): EncoderLike;
   writeBytes(v: Buffer): EncoderLike;
 }
+interface RequestQueueLike {
+  pending: unknown[];
+  throttleCheckTimeoutId: NodeJS.Timeout | null;
+  push(request: object): void;
+  fulfillRequest(response: { correlationId: number; payload: Buffer; size: number }): void;
+  maybeThrottle(ms: number): void;
+  destroy(): void;
+}
+const RequestQueue = require(`${kafkajsDir}network/requestQueue`) as new (opts: object) => RequestQueueLike;
 const Encoder = require(`${kafkajsDir}protocol/encoder`) as new () => EncoderLike;
 const { RecordBatch } = require(`${kafkajsDir}protocol/recordBatch/v0`) as {
   RecordBatch: (args: object) => Promise<Encoded>;
@@ -238,6 +247,51 @@ describe('patched kafkajs', () => {
       expect(framed).toEqual(
         Buffer.concat([new Encoder().writeInt32(header.buffer.length).buffer, header.buffer]),
       );
+    }
+  });
+
+  it('arms the pending-request timer of a connection only while requests wait', async () => {
+    const silent = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const queue = new RequestQueue({
+      maxInFlightRequests: 1,
+      requestTimeout: 30_000,
+      enforceRequestTimeout: false,
+      clientId: 'test',
+      broker: 'b:9092',
+      logger: silent,
+    });
+    const sent: number[] = [];
+    const request = (correlationId: number) => ({
+      entry: { correlationId, apiKey: 0, apiName: 'Produce', apiVersion: 3, resolve: () => undefined },
+      expectResponse: true,
+      sendRequest: () => sent.push(correlationId),
+      requestTimeout: 30_000,
+    });
+    try {
+      queue.push(request(1));
+      queue.push(request(2)); // one in flight at most: this one waits, and a check is armed
+      expect(sent).toEqual([1]);
+      expect(queue.throttleCheckTimeoutId).not.toBeNull();
+      queue.fulfillRequest({ correlationId: 1, payload: Buffer.alloc(0), size: 0 });
+      expect(sent).toEqual([1, 2]);
+      await new Promise((r) => setTimeout(r, 30));
+      queue.fulfillRequest({ correlationId: 2, payload: Buffer.alloc(0), size: 0 });
+      // Nothing waits: no timer (upstream re-armed a 1 ms one for ever here).
+      expect(queue.pending).toHaveLength(0);
+      expect(queue.throttleCheckTimeoutId).toBeNull();
+      // Throttled by the broker: a waiting request is checked when the throttle ends.
+      queue.maybeThrottle(40);
+      queue.push(request(3));
+      expect(sent).toEqual([1, 2]);
+      await new Promise((r) => setTimeout(r, 80));
+      expect(sent).toEqual([1, 2, 3]);
+    } finally {
+      queue.destroy();
     }
   });
 
