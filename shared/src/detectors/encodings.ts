@@ -94,8 +94,8 @@ export function decodeSegments(raw: string): DecodedSegment[] {
 
 function visit(st: DecodeState, at: Place): void {
   if (at.depth > DECODE_LIMITS.maxDepth) return;
-  // Cheap literal gates before each regex: most text has no long token runs or escapes at all.
-  // The top level is the field's raw text, whose shape the views and PII scan measure too.
+  // Cheap gates before each regex (most text has no long token runs or escapes); the top level is
+  // the field's raw text, whose remembered shape the views and the PII scan share.
   const shape = at.text.length < 16 ? undefined : at.top ? textShape(at.text) : measureShape(at.text);
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
   if (shape?.hexRun) scan(st, at, HEX, 'hex');

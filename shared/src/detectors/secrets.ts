@@ -167,11 +167,11 @@ const literalSource = (lit: string | RegExp) =>
 
 /**
  * Every rule's literal and the generic keywords in one RE2.Set: a single pass over the text says
- * which rules can match at all (index `rules.length`: the generic keywords), so no text is scanned
- * once per rule. Undefined when nothing is present.
+ * which rules can match at all, so no text is scanned once per rule.
  */
 const LITERALS = new RE2.Set([...rules.map((r) => literalSource(r.literal)), literalSource(GENERIC_LITERAL)]);
 
+/** Which rules' literals occur in `t` (index `rules.length`: the generic keywords); undefined when none do. */
 function presentLiterals(t: Utf8Text): boolean[] | undefined {
   const hits = LITERALS.match(t.bytes);
   if (!hits.length) return undefined;
