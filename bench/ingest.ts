@@ -16,6 +16,7 @@ import { KeyStore } from '@warden/shared/keys/index';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '@warden/shared/stack/index';
 import { runMigrate } from '../services/cli/src/commands/schema';
+import { nodeFlags } from '../services/cli/src/commands/start';
 import {
   closedLoop,
   fixedRate,
@@ -60,8 +61,9 @@ function record(i: number): object {
   };
 }
 
+/** Both servers run with the node flags `warden start` gives ingest, so only the code differs. */
 function start(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, script)], {
+  return spawn(process.execPath, [...nodeFlags.ingest, '--import', 'tsx', resolve(repoRoot, script)], {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
