@@ -5,6 +5,7 @@
  * `vard.safe`) and @openredaction/openredaction (PII, `detect`), plus redact-pii timing (it returns
  * redacted text only, so no span quality). Quality is measured on the dev sets in ../shared/eval.
  */
+import { execFileSync } from 'node:child_process';
 import vard from '@andersmyrmel/vard';
 import { OpenRedaction } from '@openredaction/openredaction';
 import { detectInteraction, detectText, type DetectInput } from '@warden/shared/detectors/index';
@@ -120,6 +121,19 @@ function time(name: string, items: number, fn: (i: number) => unknown) {
   };
 }
 
+/**
+ * One core, literally: every thread of this process (V8's garbage-collector and compiler helpers
+ * too) is pinned to CPU 0, so no detector gets help from the second core.
+ */
+function pinToOneCore(): string {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+    return 'all threads pinned to CPU 0';
+  } catch {
+    return 'not pinned (no taskset): helper threads may use other cores';
+  }
+}
+
 const openRedaction = new OpenRedaction();
 const redactor = new redactPii.SyncRedactor();
 const vardSafe = (t: string) => {
@@ -131,7 +145,7 @@ const vardSafe = (t: string) => {
 };
 
 console.log(
-  `records: ${N}, mean ${(avgBytes / 1024).toFixed(2)} KB (benign chat, injected, PII, secrets, tool outputs; seed 42)`,
+  `records: ${N}, mean ${(avgBytes / 1024).toFixed(2)} KB (benign chat, injected, PII, secrets, tool outputs; seed 42); ${pinToOneCore()}`,
 );
 const warden = time('Warden detectInteraction (all detectors)', N, (i) => detectInteraction(records[i]!));
 const vardT = time('vard.safe (injection only)', N, (i) => vardSafe(texts[i]!));
