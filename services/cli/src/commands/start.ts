@@ -22,7 +22,7 @@ export function serviceEntry(name: ServiceName): string {
  * scavenges, which measured about 10% more sink throughput in `npm run bench:pipeline`.
  * Ingest collects garbage on its own threads: V8's parallel GC helpers cost ingest ~20 µs of CPU
  * per request on two cores already shared by its Kafka thread, the broker and the clients, and
- * single-threaded GC measured 1.25-1.35x more requests/s at ~0.7x the process CPU per request.
+ * single-threaded GC measured 1.23-1.35x more requests/s at ~0.7x the process CPU per request.
  */
 export const nodeFlags: Record<ServiceName, string[]> = {
   ingest: ['--single-threaded-gc'],
