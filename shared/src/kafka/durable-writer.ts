@@ -11,6 +11,13 @@ export class KafkaUnavailableError extends Error {
   }
 }
 
+/** One produce request's size, duration and outcome (metrics). */
+export interface FlushInfo {
+  messages: number;
+  ms: number;
+  ok: boolean;
+}
+
 interface Pending {
   topic: string;
   messages: Message[];
@@ -46,7 +53,7 @@ export interface DurableWriterOptions {
   /** See spreadBytes (default 10 ms). */
   spreadAfterMs?: number;
   /** Called after every produce request with its size and duration (metrics). */
-  onFlush?: (info: { messages: number; ms: number; ok: boolean }) => void;
+  onFlush?: (info: FlushInfo) => void;
 }
 
 /**

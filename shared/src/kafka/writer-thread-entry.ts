@@ -2,8 +2,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from '../logger';
 import { createDurableProducer, createKafka } from './client';
-import { DurableWriter, KafkaUnavailableError } from './durable-writer';
-import type { FlushInfo, FromWriterThread, ToWriterThread, WriterThreadConfig } from './writer-thread';
+import { DurableWriter, KafkaUnavailableError, type FlushInfo } from './durable-writer';
+import type { FromWriterThread, ToWriterThread, WriterThreadConfig } from './writer-thread';
 
 const config = workerData as WriterThreadConfig;
 const port = parentPort!;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KafkaUnavailableError } from './durable-writer';
-import { KafkaWriterThread, type FlushInfo } from './writer-thread';
+import { KafkaUnavailableError, type FlushInfo } from './durable-writer';
+import { KafkaWriterThread } from './writer-thread';
 
 const fake = (behaviour: 'ack' | 'silent' | 'exit', flushes: FlushInfo[] = [], timeoutMs = 5000) =>
   new KafkaWriterThread({

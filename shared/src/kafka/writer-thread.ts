@@ -1,13 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Message } from 'kafkajs';
-import { KafkaUnavailableError } from './durable-writer';
-
-/** One produce request's size, duration and outcome, as DurableWriter reports it (metrics). */
-export interface FlushInfo {
-  messages: number;
-  ms: number;
-  ok: boolean;
-}
+import { KafkaUnavailableError, type FlushInfo } from './durable-writer';
 
 export interface WriterThreadOptions {
   brokers: string[];
