@@ -146,16 +146,21 @@ process.stderr.write(
 // Warm-up, then alternate the two servers so machine noise hits both alike.
 await closedLoop(target(wardenPort), 16, 2);
 await closedLoop(target(basePort), 16, 2);
-// CPU per request of each server (and of the Kafka broker, when the local stack runs it) is read
-// from /proc around every run: steadier than req/s on a shared machine.
+// CPU per request of each server, of its main thread (where requests are handled) and of the Kafka
+// broker when the local stack runs it, and how busy the whole machine was, are read from /proc
+// around every run: steadier than req/s on a shared machine, and they tell a run bound by CPU from
+// one bound by latency.
 const kafkaPid = status.kafka.owner === 'warden' ? status.kafka.pid : undefined;
+const mainThread = (child: ChildProcess) => (child.pid ? ([child.pid, child.pid] as const) : undefined);
 const results: Record<'warden' | 'baseline', MeasuredLoad[]> = { warden: [], baseline: [] };
 for (let r = 0; r < rounds; r++) {
   results.baseline.push(
-    await withCpu({ server: baseline.pid }, () => closedLoop(target(basePort), concurrency, seconds)),
+    await withCpu({ server: baseline.pid, main: mainThread(baseline) }, () =>
+      closedLoop(target(basePort), concurrency, seconds),
+    ),
   );
   results.warden.push(
-    await withCpu({ server: warden.pid, kafka: kafkaPid }, () =>
+    await withCpu({ server: warden.pid, main: mainThread(warden), kafka: kafkaPid }, () =>
       closedLoop(target(wardenPort), concurrency, seconds),
     ),
   );
@@ -174,10 +179,12 @@ if (batchWorkers !== workers) {
 }
 
 const plural = (n: number) => `${n} worker${n > 1 ? 's' : ''}`;
-const cpu = (list: MeasuredLoad[], name: string) => {
-  const values = list.map((x) => x.cpuPerRequest[name]).filter((v) => v !== undefined);
-  return values.length ? Math.round(median(values)) : '-';
+/** The median over the runs that measured it, rounded; '-' where none did. */
+const measured = (values: Array<number | undefined>, scale = 1) => {
+  const present = values.filter((v) => v !== undefined);
+  return present.length ? Math.round(median(present) * scale) : '-';
 };
+const cpu = (list: MeasuredLoad[], name: string) => measured(list.map((x) => x.cpuPerRequest[name]));
 const summary = (name: string, list: MeasuredLoad[]) => ({
   server: name,
   'req/s (median)': median(list.map((x) => x.perSecond)),
@@ -185,7 +192,12 @@ const summary = (name: string, list: MeasuredLoad[]) => ({
   'p99 ms': median(list.map((x) => x.p99)),
   errors: list.reduce((s, x) => s + x.errors, 0),
   'server CPU µs/req': cpu(list, 'server'),
+  'main thread µs/req': cpu(list, 'main'),
   'Kafka broker CPU µs/req': cpu(list, 'kafka'),
+  'machine busy %': measured(
+    list.map((x) => x.machineBusy),
+    100,
+  ),
 });
 const w = summary(`warden /telemetry/ingest (${plural(workers)})`, results.warden);
 const b = summary('baseline parse+validate', results.baseline);
@@ -197,6 +209,17 @@ console.log(
 if (typeof w['server CPU µs/req'] === 'number' && typeof b['server CPU µs/req'] === 'number') {
   console.log(
     `CPU per request, baseline/warden server: ${(b['server CPU µs/req'] / w['server CPU µs/req']).toFixed(2)}`,
+  );
+}
+if (typeof w['main thread µs/req'] === 'number' && typeof w['machine busy %'] === 'number') {
+  // A closed loop runs at concurrency / latency until a core saturates: this says which bound held.
+  const mainBusy = Math.round((w['main thread µs/req'] * w['req/s (median)']) / 1e4);
+  const bound = mainBusy >= 90 || w['machine busy %'] >= 90 ? 'CPU' : 'latency';
+  console.log(
+    `warden: main thread ${mainBusy}% busy, machine ${w['machine busy %']}% busy: bound by ${bound}` +
+      (bound === 'latency'
+        ? ` (${concurrency} requests in flight, p50 ${w['p50 ms']} ms, a 200 waits for Kafka's acks=all)`
+        : ''),
   );
 }
 console.log('\nOpen loop at a fixed 1,000 req/s (latency from the scheduled send time)');

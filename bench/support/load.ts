@@ -33,43 +33,78 @@ function summarize(latencies: number[], errors: number, seconds: number): LoadRe
 }
 
 let clockTicks: number | undefined;
+const ticksToMs = (ticks: number) => {
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+  return (ticks * 1000) / clockTicks;
+};
+
+/** A process by pid, or one of its threads as [pid, tid] (a process's main thread has tid = pid). */
+export type CpuOf = number | readonly [pid: number, tid: number] | undefined;
 
 /**
- * CPU time (user + system) a process has used so far, in ms, from /proc; undefined where that is
- * not readable (not Linux, no pid, process gone). On a shared machine whose speed swings from run to
- * run, CPU per request is the steadier measure of what a server costs.
+ * CPU time (user + system) a process or thread has used so far, in ms, from /proc; undefined where
+ * that is not readable (not Linux, no pid, process gone). On a shared machine whose speed swings from
+ * run to run, CPU per request is the steadier measure of what a server costs.
  */
-export function cpuMs(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
+export function cpuMs(of: CpuOf): number | undefined {
+  if (!of) return undefined;
+  const path = typeof of === 'number' ? `/proc/${of}/stat` : `/proc/${of[0]}/task/${of[1]}/stat`;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+    const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+    return ticksToMs(Number(fields[11]) + Number(fields[12]));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Busy and total time of all cores so far, in ms, from /proc/stat's first line: user, nice, system,
+ * irq and softirq are busy; idle and iowait are not; steal (taken by the hypervisor) and the guest
+ * fields (already inside user and nice) are left out of both.
+ */
+function machineMs(): { busy: number; total: number } | undefined {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const busy = user! + nice! + system! + irq! + softirq!;
+    return { busy: ticksToMs(busy), total: ticksToMs(busy + idle! + iowait!) };
   } catch {
     return undefined;
   }
 }
 
 export interface MeasuredLoad extends LoadResult {
-  /** CPU µs per request of each named process during the run. */
+  /** CPU µs per request of each named process or thread during the run. */
   cpuPerRequest: Record<string, number>;
+  /** Share of all cores' time that was busy during the run (0-1), with whatever else ran. */
+  machineBusy?: number;
 }
 
-/** Runs `load` and adds, per named process, its CPU µs per request during the run. */
+/** Runs `load` and adds, per named process or thread, its CPU µs per request during the run. */
 export async function withCpu(
-  pids: Record<string, number | undefined>,
+  sources: Record<string, CpuOf>,
   load: () => Promise<LoadResult>,
 ): Promise<MeasuredLoad> {
-  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const before = Object.fromEntries(Object.entries(sources).map(([name, of]) => [name, cpuMs(of)]));
+  const machineBefore = machineMs();
   const result = await load();
+  const machineAfter = machineMs();
   const cpuPerRequest: Record<string, number> = {};
-  for (const [name, pid] of Object.entries(pids)) {
+  for (const [name, of] of Object.entries(sources)) {
     const start = before[name];
-    const end = cpuMs(pid);
+    const end = cpuMs(of);
     if (start !== undefined && end !== undefined && result.requests > 0)
       cpuPerRequest[name] = ((end - start) * 1000) / result.requests;
   }
-  return { ...result, cpuPerRequest };
+  const machineBusy =
+    machineBefore && machineAfter && machineAfter.total > machineBefore.total
+      ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
+      : undefined;
+  return { ...result, cpuPerRequest, ...(machineBusy !== undefined ? { machineBusy } : {}) };
 }
 
 export interface Target {
