@@ -14,9 +14,7 @@ import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { KeyStore } from '@warden/shared/keys/index';
 import { repoRoot } from '@warden/shared/paths';
-import { stackUp } from '@warden/shared/stack/index';
-import { runMigrate } from '../services/cli/src/commands/schema';
-import { nodeFlags } from '../services/cli/src/commands/start';
+import { nodeFlags, runMigrate, serviceArgs, stackUp } from '@warden/cli';
 import {
   closedLoop,
   fixedRate,
@@ -62,8 +60,8 @@ function record(i: number): object {
 }
 
 /** Both servers run with the node flags `warden start` gives ingest, so only the code differs. */
-function start(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags.ingest, '--import', 'tsx', resolve(repoRoot, script)], {
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -114,7 +112,7 @@ const workers = Number(process.env.WARDEN_INGEST_WORKERS ?? 1);
 // The batch endpoint is measured again with one worker per core: the deployment for throughput.
 const batchWorkers = Number(process.env.BENCH_BATCH_WORKERS ?? availableParallelism());
 const startWarden = async (n: number): Promise<ChildProcess> => {
-  const child = start('services/ingest/src/main.ts', {
+  const child = start(serviceArgs('ingest'), {
     PORT: String(wardenPort),
     HOST: '127.0.0.1',
     WARDEN_INGEST_WORKERS: String(n),
@@ -130,7 +128,10 @@ const stop = (child: ChildProcess) =>
     child.kill('SIGTERM');
   });
 let warden = await startWarden(workers);
-const baseline = start('bench/support/baseline-server.ts', { PORT: String(basePort) });
+const baseline = start(
+  [...nodeFlags.ingest, '--import', 'tsx', resolve(repoRoot, 'bench/support/baseline-server.ts')],
+  { PORT: String(basePort) },
+);
 await waitUp(`http://127.0.0.1:${basePort}/api/v1/telemetry/ingest`);
 
 let n = 0;

@@ -19,7 +19,7 @@ import { createDurableProducer, createKafka } from '@warden/shared/kafka/client'
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
-import { stackUp } from '@warden/shared/stack/index';
+import { stackUp } from '@warden/cli';
 import { envelopeMessage } from '../services/ingest/src/publish';
 import { percentile, postJson, printTable } from './support/load';
 import { runService } from '../test/support/processes';

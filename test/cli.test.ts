@@ -5,19 +5,15 @@ import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { repoRoot } from '@warden/shared/paths';
 import { endpoints, uniqueName } from './support/pipeline';
 
-/** The `warden` command as a user runs it (through the same tsx entry as `npx warden`). */
+/** The `warden` command as a user runs it: the package's bin, the file `npx warden` runs. */
 function warden(args: string[], input?: string) {
-  const res = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', resolve(repoRoot, 'services/cli/src/main.ts'), ...args],
-    {
-      cwd: repoRoot,
-      env: process.env,
-      input,
-      encoding: 'utf8',
-      timeout: 60_000,
-    },
-  );
+  const res = spawnSync(process.execPath, [resolve(repoRoot, 'node_modules/.bin/warden'), ...args], {
+    cwd: repoRoot,
+    env: process.env,
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 

@@ -1,4 +1,4 @@
-import { stackDown, stackUp, type PartName } from '@warden/shared/stack/index';
+import { stackDown, stackUp, type PartName } from '@warden/cli';
 import { dockerAvailable, startContainers } from './support/containers';
 
 const variables: Record<PartName, 'KAFKA_BROKERS' | 'CLICKHOUSE_URL' | 'REDIS_URL'> = {

@@ -6,7 +6,7 @@ import { analyzeEnvelope } from '@warden/shared/analysis/analyze';
 import { overview } from '@warden/shared/analytics/index';
 import { analysisRow, detectionRows, envelopeFromRow, interactionRow } from '@warden/shared/clickhouse/rows';
 import { detectorVersion } from '@warden/shared/detectors/index';
-import { replayRange } from '@warden/shared/replay/replay';
+import { replayRange } from '@warden/cli';
 import type { DetectionAnalysis } from '@warden/shared/schemas/detection';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import { queryRows, testDatabase } from './support/pipeline';

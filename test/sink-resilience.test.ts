@@ -8,8 +8,7 @@ import { createDurableProducer, createKafka } from '@warden/shared/kafka/client'
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
-import { startClickhouse, waitForClickhouse } from '@warden/shared/stack/clickhouse';
-import { stopProcess } from '@warden/shared/stack/process';
+import { startClickhouse, stopProcess, waitForClickhouse } from '@warden/cli';
 import { envelopeMessage } from '../services/ingest/src/publish';
 import { endpoints, eventually, queryRows, testDatabase, uniqueName } from './support/pipeline';
 import { runService } from './support/processes';

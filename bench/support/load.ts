@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureExecutable } from '@warden/shared/stack/prerequisites';
+import { ensureExecutable } from '@warden/cli';
 
 export interface LoadResult {
   requests: number;

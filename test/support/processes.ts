@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { repoRoot } from '@warden/shared/paths';
-import { serviceArgs, type ServiceName } from '../../services/cli/src/commands/start';
+import { serviceArgs, type ServiceName } from '@warden/cli';
 
 export interface ServiceProcess {
   child: ChildProcess;

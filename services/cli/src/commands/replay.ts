@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
 import { clickhouseDatabase, intFromEnv, loadEndpoints } from '@warden/shared/config';
-import type { ReplayProgress } from '@warden/shared/replay/replay';
+import type { ReplayProgress } from '../replay/replay';
 
 const isoTime = (label: string) => (v: string) => {
   if (Number.isNaN(Date.parse(v)))
@@ -28,7 +28,7 @@ export function registerReplayCommands(program: Command): void {
     .option('--page-size <n>', 'interactions per page (default 2000)', (v) => Number(v))
     .action(async (opts: { from: string; to: string; dryRun?: boolean; pageSize?: number }) => {
       // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
-      const { replayRange } = await import('@warden/shared/replay/replay');
+      const { replayRange } = await import('../replay/replay');
       const { canariesFromEnv } = await import('@warden/shared/analysis/analyze');
       const endpoints = loadEndpoints();
       const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });

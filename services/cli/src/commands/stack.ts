@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { stackDown, stackStatus, stackUp, type PartName, type PartStatus } from '@warden/shared/stack/index';
+import { stackDown, stackStatus, stackUp, type PartName, type PartStatus } from '../stack/index';
 
 export function printProgress(part: PartName | 'stack', line: string): void {
   process.stderr.write(`${part.padEnd(10)} ${line}\n`);

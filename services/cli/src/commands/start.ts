@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { intFromEnv } from '@warden/shared/config';
 import { repoRoot } from '@warden/shared/paths';
-import { stackUp } from '@warden/shared/stack/index';
+import { stackUp } from '../stack/index';
 import { demoKey } from './demo';
 import { printProgress } from './stack';
 import { runMigrate, runTopics } from './schema';

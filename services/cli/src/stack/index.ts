@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { stackDefaults } from '../config';
-import { stackDir } from '../paths';
+import { stackDefaults } from '@warden/shared/config';
+import { stackDir } from '@warden/shared/paths';
 import { clickhouseHealthy, startClickhouse, waitForClickhouse } from './clickhouse';
 import { kafkaHealthy, kafkaVersion, startKafka, waitForKafka } from './kafka';
 import { isAlive, stopProcess } from './process';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createKafka } from '../kafka/client';
-import { cacheDir, repoRoot, stackDir } from '../paths';
+import { createKafka } from '@warden/shared/kafka/client';
+import { cacheDir, repoRoot, stackDir } from '@warden/shared/paths';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
 

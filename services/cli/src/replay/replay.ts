@@ -2,19 +2,19 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { analyzeEnvelope, type AnalyzeOptions } from '../analysis/analyze';
-import { selectRows } from '../clickhouse/client';
-import { sqlIdentifier } from '../clickhouse/escape';
-import { rangeMs, timeFilter } from '../clickhouse/range';
+import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/analysis/analyze';
+import { selectRows } from '@warden/shared/clickhouse/client';
+import { sqlIdentifier } from '@warden/shared/clickhouse/escape';
+import { rangeMs, timeFilter } from '@warden/shared/clickhouse/range';
 import {
   deleteStaleDetections,
   interactionsInRange,
   rebuildRollups,
   type InteractionPage,
-} from '../clickhouse/replay';
-import { analysisRow, detectionRows, envelopeFromRow } from '../clickhouse/rows';
-import { detectorVersion } from '../detectors/index';
-import { stackDir } from '../paths';
+} from '@warden/shared/clickhouse/replay';
+import { analysisRow, detectionRows, envelopeFromRow } from '@warden/shared/clickhouse/rows';
+import { detectorVersion } from '@warden/shared/detectors/index';
+import { stackDir } from '@warden/shared/paths';
 
 export interface ReplayOptions {
   client: ClickHouseClient;
