@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { loadEndpoints } from '@warden/shared/config';
+import { loadEndpoints, loadIngestConfig } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { KeyStore } from '@warden/shared/keys/index';
@@ -108,7 +108,7 @@ redis.disconnect();
 
 const wardenPort = 18480;
 const basePort = 18481;
-const workers = Number(process.env.WARDEN_INGEST_WORKERS ?? 1);
+const { workers } = loadIngestConfig();
 // The batch endpoint is measured again with one worker per core: the deployment for throughput.
 const batchWorkers = Number(process.env.BENCH_BATCH_WORKERS ?? availableParallelism());
 const startWarden = async (n: number): Promise<ChildProcess> => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { stackDir } from './paths';
+import { repoRoot } from './paths';
 
 /**
  * The one config loader. Every value comes from the environment, is validated at start, and a bad
@@ -28,9 +29,14 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** WARDEN_STACK_DIR: the local stack's runtime state (data, logs, pids, endpoints); git-ignored. */
+function stackDir(env: Env): string {
+  return resolve(env.WARDEN_STACK_DIR?.trim() || resolve(repoRoot, '.stack'));
+}
+
 /** Endpoints the local stack recorded when it came up (`.stack/endpoints.json`), if any. */
-function stackEndpoints(): Partial<Record<keyof typeof stackDefaults, string>> {
-  const file = resolve(stackDir, 'endpoints.json');
+function stackEndpoints(dir: string): Partial<Record<keyof typeof stackDefaults, string>> {
+  const file = resolve(dir, 'endpoints.json');
   if (!existsSync(file)) return {};
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Partial<Record<keyof typeof stackDefaults, string>>;
@@ -39,33 +45,12 @@ function stackEndpoints(): Partial<Record<keyof typeof stackDefaults, string>> {
   }
 }
 
-function parseUrl(env: Env, name: string, fallback: string, protocols: string[]): string {
-  const raw = env[name]?.trim() || fallback;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `is not a URL (got "${raw}")`, `Use e.g. ${fallback}.`);
-  }
-  if (!protocols.includes(url.protocol)) {
-    throw new ConfigError(
-      name,
-      `must use ${protocols.join(' or ')} (got "${url.protocol}")`,
-      `Use e.g. ${fallback}.`,
-    );
-  }
-  return raw.replace(/\/$/, '');
-}
-
-/** Kafka, ClickHouse and Redis: environment first, then the local stack, then its default ports. */
-export function loadEndpoints(env: Env = process.env): Endpoints {
-  const local = stackEndpoints();
-  const brokersRaw = env.KAFKA_BROKERS?.trim() || local.kafkaBrokers || stackDefaults.kafkaBrokers;
-  const kafkaBrokers = brokersRaw
+function parseBrokers(raw: string): string[] {
+  const brokers = raw
     .split(',')
     .map((b) => b.trim())
     .filter(Boolean);
-  for (const broker of kafkaBrokers) {
+  for (const broker of brokers) {
     if (!/^[^\s:/]+:\d{1,5}$/.test(broker)) {
       throw new ConfigError(
         'KAFKA_BROKERS',
@@ -74,13 +59,51 @@ export function loadEndpoints(env: Env = process.env): Endpoints {
       );
     }
   }
+  return brokers;
+}
+
+function parseUrl(name: string, raw: string, example: string, protocols: string[]): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a URL (got "${raw}")`, `Use e.g. ${example}.`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(
+      name,
+      `must use ${protocols.join(' or ')} (got "${url.protocol}")`,
+      `Use e.g. ${example}.`,
+    );
+  }
+  return raw.replace(/\/$/, '');
+}
+
+const clickhouseUrl = (raw: string) =>
+  parseUrl('CLICKHOUSE_URL', raw, stackDefaults.clickhouseUrl, ['http:', 'https:']);
+const redisUrl = (raw: string) => parseUrl('REDIS_URL', raw, stackDefaults.redisUrl, ['redis:', 'rediss:']);
+
+/** The endpoints the environment names (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL), validated. */
+function configuredEndpoints(env: Env): Partial<Endpoints> {
+  const brokers = env.KAFKA_BROKERS?.trim();
+  const clickhouse = env.CLICKHOUSE_URL?.trim();
+  const redis = env.REDIS_URL?.trim();
   return {
-    kafkaBrokers,
-    clickhouseUrl: parseUrl(env, 'CLICKHOUSE_URL', local.clickhouseUrl ?? stackDefaults.clickhouseUrl, [
-      'http:',
-      'https:',
-    ]),
-    redisUrl: parseUrl(env, 'REDIS_URL', local.redisUrl ?? stackDefaults.redisUrl, ['redis:', 'rediss:']),
+    ...(brokers ? { kafkaBrokers: parseBrokers(brokers) } : {}),
+    ...(clickhouse ? { clickhouseUrl: clickhouseUrl(clickhouse) } : {}),
+    ...(redis ? { redisUrl: redisUrl(redis) } : {}),
+  };
+}
+
+/** Kafka, ClickHouse and Redis: environment first, then the local stack, then its default ports. */
+export function loadEndpoints(env: Env = process.env): Endpoints {
+  const configured = configuredEndpoints(env);
+  const local = stackEndpoints(stackDir(env));
+  return {
+    kafkaBrokers: configured.kafkaBrokers ?? parseBrokers(local.kafkaBrokers || stackDefaults.kafkaBrokers),
+    clickhouseUrl:
+      configured.clickhouseUrl ?? clickhouseUrl(local.clickhouseUrl || stackDefaults.clickhouseUrl),
+    redisUrl: configured.redisUrl ?? redisUrl(local.redisUrl || stackDefaults.redisUrl),
   };
 }
 
@@ -120,6 +143,117 @@ export function stringFromEnv(
     );
   }
   return raw;
+}
+
+function flagFromEnv(env: Env, name: string): boolean {
+  const raw = env[name]?.trim();
+  if (!raw || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(name, `must be 1 or 0 (got "${raw}")`, 'Unset it to leave it off.');
+}
+
+export interface IngestConfig {
+  /** PORT: the HTTP port (default 8080). */
+  port: number;
+  /** HOST: the address to listen on (default 0.0.0.0, every interface). */
+  host: string;
+  /** WARDEN_INGEST_WORKERS: processes sharing the port (node:cluster), default 1. */
+  workers: number;
+  /** WARDEN_PRODUCERS: idempotent producers per process, on its Kafka thread (default 4). */
+  producers: number;
+  /** WARDEN_PRODUCE_TIMEOUT_MS: how long a request waits for Kafka's acknowledgement before 503. */
+  produceTimeoutMs: number;
+}
+
+export function loadIngestConfig(env: Env = process.env): IngestConfig {
+  return {
+    port: intFromEnv(env, 'PORT', 8080, 1, 65535),
+    host: stringFromEnv(env, 'HOST', '0.0.0.0', /^[A-Za-z0-9.:-]+$/),
+    workers: intFromEnv(env, 'WARDEN_INGEST_WORKERS', 1, 1, 64),
+    producers: intFromEnv(env, 'WARDEN_PRODUCERS', 4, 1, 32),
+    produceTimeoutMs: intFromEnv(env, 'WARDEN_PRODUCE_TIMEOUT_MS', 5000, 100, 60000),
+  };
+}
+
+/** WARDEN_RATE_SCALE: a positive number multiplying every tier's rate and burst (default 1). */
+export function rateScaleFromEnv(env: Env = process.env): number {
+  const raw = env.WARDEN_RATE_SCALE?.trim();
+  if (!raw) return 1;
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale <= 0) {
+    throw new ConfigError(
+      'WARDEN_RATE_SCALE',
+      `must be a positive number (got "${raw}")`,
+      'Use e.g. 0.1, or unset it.',
+    );
+  }
+  return scale;
+}
+
+export interface TopicConfig {
+  /** WARDEN_TOPIC_PREFIX: put before the topic names, so deployments can share one cluster. */
+  prefix: string;
+  /** WARDEN_TOPIC_PARTITIONS: partitions of each topic `warden topics` creates (default 6). */
+  partitions: number;
+  /** WARDEN_REPLAY_WINDOW_DAYS: how long the topics keep records (default 7). */
+  replayWindowDays: number;
+}
+
+export function loadTopicConfig(env: Env = process.env): TopicConfig {
+  const prefix = env.WARDEN_TOPIC_PREFIX?.trim() ?? '';
+  if (!/^[A-Za-z0-9._-]*$/.test(prefix)) {
+    throw new ConfigError(
+      'WARDEN_TOPIC_PREFIX',
+      `has characters Kafka topic names cannot hold ("${prefix}")`,
+      'Use letters, digits, dots, dashes and underscores.',
+    );
+  }
+  return {
+    prefix,
+    partitions: intFromEnv(env, 'WARDEN_TOPIC_PARTITIONS', 6, 1, 1000),
+    replayWindowDays: intFromEnv(env, 'WARDEN_REPLAY_WINDOW_DAYS', 7, 1, 365),
+  };
+}
+
+/** WARDEN_RETENTION_DAYS: how long ClickHouse keeps rows (TTL, or `warden retention`), default 90. */
+export function clickhouseRetentionDays(env: Env = process.env): number {
+  return intFromEnv(env, 'WARDEN_RETENTION_DAYS', 90, 1, 3650);
+}
+
+export interface StackConfig {
+  /** WARDEN_STACK_DIR: data, logs, pids and endpoints of the local stack (default .stack/). */
+  dir: string;
+  /** WARDEN_CACHE_DIR: downloads that outlive a clone, the Kafka jars (default ~/.cache/warden). */
+  cacheDir: string;
+  /** WARDEN_NO_INSTALL=1: `stack up` never installs a missing Debian package itself. */
+  noInstall: boolean;
+  /** The parts the environment names: used as configured, never started or stopped. */
+  configured: Partial<Endpoints>;
+}
+
+export function loadStackConfig(env: Env = process.env): StackConfig {
+  return {
+    dir: stackDir(env),
+    cacheDir: resolve(env.WARDEN_CACHE_DIR?.trim() || resolve(homedir(), '.cache', 'warden')),
+    noInstall: flagFromEnv(env, 'WARDEN_NO_INSTALL'),
+    configured: configuredEndpoints(env),
+  };
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** LOG_LEVEL: the least severe level logged (default info). */
+export function logLevel(env: Env = process.env): LogLevel {
+  const raw = env.LOG_LEVEL?.trim() || 'info';
+  if (!(logLevels as readonly string[]).includes(raw)) {
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `must be one of ${logLevels.join(', ')} (got "${raw}")`,
+      'Unset it to use info.',
+    );
+  }
+  return raw as LogLevel;
 }
 
 /** The ClickHouse database Warden's tables live in (tests use their own). */

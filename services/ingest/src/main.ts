@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { intFromEnv } from '@warden/shared/config';
+import { loadIngestConfig } from '@warden/shared/config';
 import { createLogger } from '@warden/shared/logger';
 
 /**
@@ -7,7 +7,9 @@ import { createLogger } from '@warden/shared/logger';
  * port (node:cluster), each a full ingest with its own Kafka producers and key cache: the service
  * is stateless, so workers and machines scale the same way.
  */
-const workers = intFromEnv(process.env, 'WARDEN_INGEST_WORKERS', 1, 1, 64);
+// The whole ingest config is validated here, in the primary: a bad value stops ingest once instead
+// of failing in every worker the primary would keep forking.
+const { workers } = loadIngestConfig();
 
 if (cluster.isPrimary && workers > 1) {
   const log = createLogger('ingest');

@@ -1,4 +1,4 @@
-import { intFromEnv, loadEndpoints } from '@warden/shared/config';
+import { loadEndpoints, loadIngestConfig } from '@warden/shared/config';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
@@ -10,8 +10,7 @@ import { kafkaPublisher } from './publish';
 
 const log = createLogger('ingest');
 const endpoints = loadEndpoints();
-const port = intFromEnv(process.env, 'PORT', 8080, 1, 65535);
-const host = process.env.HOST?.trim() || '0.0.0.0';
+const config = loadIngestConfig();
 
 const metrics = createMetricsRegistry('ingest');
 const produceLatency = new Histogram({
@@ -33,8 +32,8 @@ const writer = new KafkaWriterThread({
   brokers: endpoints.kafkaBrokers,
   clientId: 'warden-ingest',
   loggerName: 'ingest',
-  producers: intFromEnv(process.env, 'WARDEN_PRODUCERS', 4, 1, 32),
-  timeoutMs: intFromEnv(process.env, 'WARDEN_PRODUCE_TIMEOUT_MS', 5000, 100, 60000),
+  producers: config.producers,
+  timeoutMs: config.produceTimeoutMs,
   onFlush: ({ messages, ms, ok }) => {
     produceLatency.observe({ ok: String(ok) }, ms / 1000);
     produceBatch.observe(messages);
@@ -69,8 +68,8 @@ const app = await buildApp({
   ready: () => writer.connected,
 });
 
-await app.listen({ port, host });
-log.info({ url: `http://${host}:${port}/api/v1` }, 'ingest listening');
+await app.listen({ port: config.port, host: config.host });
+log.info({ url: `http://${config.host}:${config.port}/api/v1` }, 'ingest listening');
 
 onShutdown(log, async () => {
   await app.close();

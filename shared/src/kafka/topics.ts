@@ -1,5 +1,5 @@
 import type { Admin, ITopicConfig } from 'kafkajs';
-import { ConfigError } from '../config';
+import { loadTopicConfig } from '../config';
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -7,24 +7,12 @@ const day = 24 * 60 * 60 * 1000;
  * Topic names, optionally under a prefix (`WARDEN_TOPIC_PREFIX`, e.g. `staging.`): several Warden
  * deployments, or a benchmark, can share one cluster without reading each other's records.
  */
-export function topicNames(prefix = topicPrefixFromEnv()) {
+export function topicNames(prefix = loadTopicConfig().prefix) {
   return {
     interactions: `${prefix}warden.interactions.v1`,
     detections: `${prefix}warden.detections.v1`,
     dlq: `${prefix}warden.dlq.v1`,
   } as const;
-}
-
-function topicPrefixFromEnv(env: Record<string, string | undefined> = process.env): string {
-  const prefix = env.WARDEN_TOPIC_PREFIX?.trim() ?? '';
-  if (!/^[A-Za-z0-9._-]*$/.test(prefix)) {
-    throw new ConfigError(
-      'WARDEN_TOPIC_PREFIX',
-      `has characters Kafka topic names cannot hold ("${prefix}")`,
-      'Use letters, digits, dots, dashes and underscores.',
-    );
-  }
-  return prefix;
 }
 
 /** This process's topics. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rateLimitHeaders } from './headers';
-import { scaleLimits, rateScaleFromEnv } from './limiter';
+import { scaleLimits } from './limiter';
 
 describe('rate-limit headers', () => {
   const free = { ratePerMinute: 100, burst: 200 };
@@ -41,11 +41,5 @@ describe('rate scale', () => {
   it('scales rate and burst, keeping burst ≥ 1', () => {
     expect(scaleLimits({ ratePerMinute: 100, burst: 200 }, 0.05)).toEqual({ ratePerMinute: 5, burst: 10 });
     expect(scaleLimits({ ratePerMinute: 100, burst: 2 }, 0.01).burst).toBe(1);
-  });
-
-  it('reads WARDEN_RATE_SCALE with a clear error', () => {
-    expect(rateScaleFromEnv({})).toBe(1);
-    expect(rateScaleFromEnv({ WARDEN_RATE_SCALE: '0.1' })).toBe(0.1);
-    expect(() => rateScaleFromEnv({ WARDEN_RATE_SCALE: 'fast' })).toThrow(/WARDEN_RATE_SCALE/);
   });
 });

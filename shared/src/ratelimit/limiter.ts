@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ConfigError } from '../config';
+import { rateScaleFromEnv } from '../config';
 import { resolveLimits, type Tier, type TierLimits } from '../keys/tiers';
 import { Counter, Gauge, type Registry } from '../metrics';
 import { LocalGcra, type GcraDecision, type GcraLimits } from './gcra';
@@ -29,21 +29,6 @@ export interface RateLimiterOptions {
   /** Registers warden_ratelimit_* metrics here when given. */
   registry?: Registry;
   onRedisError?: (error: unknown) => void;
-}
-
-/** WARDEN_RATE_SCALE: a positive number multiplying every tier's rate and burst (default 1). */
-export function rateScaleFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.WARDEN_RATE_SCALE?.trim();
-  if (!raw) return 1;
-  const scale = Number(raw);
-  if (!Number.isFinite(scale) || scale <= 0) {
-    throw new ConfigError(
-      'WARDEN_RATE_SCALE',
-      `must be a positive number (got "${raw}")`,
-      'Use e.g. 0.1, or unset it.',
-    );
-  }
-  return scale;
 }
 
 export function scaleLimits(limits: GcraLimits, scale: number): GcraLimits {

@@ -1,16 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { loadEndpoints } from '@warden/shared/config';
+import { loadEndpoints, loadStackConfig } from '@warden/shared/config';
 import { hashKey, KeyStore } from '@warden/shared/keys/index';
-import { stackDir } from '@warden/shared/paths';
 
 /**
  * The local demo account's key, kept in `.stack/demo-key` (git-ignored, this machine only) so
  * `npm start` prints the same key each time; recreated when Redis no longer knows it.
  */
 export async function demoKey(): Promise<string> {
-  const file = resolve(stackDir, 'demo-key');
+  const { dir } = loadStackConfig();
+  const file = resolve(dir, 'demo-key');
   const redis = new Redis(loadEndpoints().redisUrl, { maxRetriesPerRequest: 1 });
   try {
     const store = new KeyStore({ redis });
@@ -23,7 +23,7 @@ export async function demoKey(): Promise<string> {
       scopes: ['ingest', 'analytics:read'],
       name: 'npm start demo',
     });
-    mkdirSync(stackDir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     writeFileSync(file, created.key + '\n', { mode: 0o600 });
     return created.key;
   } finally {

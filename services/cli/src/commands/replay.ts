@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
-import { clickhouseDatabase, intFromEnv, loadEndpoints } from '@warden/shared/config';
+import { clickhouseDatabase, clickhouseRetentionDays, loadEndpoints } from '@warden/shared/config';
 import type { ReplayProgress } from '../replay/replay';
 
 const isoTime = (label: string) => (v: string) => {
@@ -77,7 +77,7 @@ export function registerReplayCommands(program: Command): void {
     .action(async (opts: { days?: number }) => {
       const endpoints = loadEndpoints();
       const client = createClickhouse({ url: endpoints.clickhouseUrl });
-      const days = opts.days ?? intFromEnv(process.env, 'WARDEN_RETENTION_DAYS', 90, 1, 3650);
+      const days = opts.days ?? clickhouseRetentionDays();
       try {
         const dropped = await dropExpiredPartitions(client, clickhouseDatabase(), days);
         for (const d of dropped) process.stderr.write(`retention: dropped ${JSON.stringify(d)}\n`);

@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
-import { clickhouseDatabase, intFromEnv, loadEndpoints } from '@warden/shared/config';
+import {
+  clickhouseDatabase,
+  clickhouseRetentionDays,
+  loadEndpoints,
+  loadTopicConfig,
+} from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicSpecs } from '@warden/shared/kafka/topics';
 
@@ -14,7 +19,7 @@ export async function runMigrate(opts: { database?: string } = {}): Promise<void
   try {
     const result = await migrate(client, {
       database,
-      retentionDays: intFromEnv(process.env, 'WARDEN_RETENTION_DAYS', 90, 1, 3650),
+      retentionDays: clickhouseRetentionDays(),
       progress: say,
     });
     say(
@@ -37,9 +42,10 @@ export async function runTopics(
 ): Promise<void> {
   const endpoints = loadEndpoints();
   const admin = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'warden-cli' }).admin();
+  const config = loadTopicConfig();
   const topicOptions = {
-    partitions: opts.partitions ?? intFromEnv(process.env, 'WARDEN_TOPIC_PARTITIONS', 6, 1, 1000),
-    retentionDays: opts.retentionDays ?? intFromEnv(process.env, 'WARDEN_REPLAY_WINDOW_DAYS', 7, 1, 365),
+    partitions: opts.partitions ?? config.partitions,
+    retentionDays: opts.retentionDays ?? config.replayWindowDays,
     replicationFactor: opts.replicationFactor ?? 1,
   };
   try {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { intFromEnv } from '@warden/shared/config';
+import { loadIngestConfig } from '@warden/shared/config';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '../stack/index';
 import { demoKey } from './demo';
@@ -79,7 +79,7 @@ export async function runStart(): Promise<void> {
   Object.assign(process.env, env);
   await runMigrate();
   await runTopics();
-  const port = intFromEnv(process.env, 'PORT', 8080, 1, 65535);
+  const { port } = loadIngestConfig();
   const children = services.map((name) => ({ name, child: spawnService(name, env) }));
   let stopping = false;
   const stopAll = (signal: NodeJS.Signals) => {

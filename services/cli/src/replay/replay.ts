@@ -13,8 +13,8 @@ import {
   type InteractionPage,
 } from '@warden/shared/clickhouse/replay';
 import { analysisRow, detectionRows, envelopeFromRow } from '@warden/shared/clickhouse/rows';
+import { loadStackConfig } from '@warden/shared/config';
 import { detectorVersion } from '@warden/shared/detectors/index';
-import { stackDir } from '@warden/shared/paths';
 
 export interface ReplayOptions {
   client: ClickHouseClient;
@@ -76,7 +76,7 @@ export async function replayRange(opts: ReplayOptions): Promise<ReplayResult> {
   const db = sqlIdentifier(opts.database);
   const { fromMs, toMs } = rangeMs({ from: opts.from, to: opts.to });
   if (!(toMs > fromMs)) throw new Error(`--to (${opts.to}) must be later than --from (${opts.from})`);
-  const dir = opts.stateDir ?? resolve(stackDir, 'replay');
+  const dir = opts.stateDir ?? resolve(loadStackConfig().dir, 'replay');
   const file = stateFile(dir, db, opts.from, opts.to);
   const saved =
     !opts.dryRun && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ReplayState) : undefined;

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { stackDir } from '@warden/shared/paths';
+import { loadStackConfig } from '@warden/shared/config';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
 
@@ -90,7 +90,7 @@ function writeClickhouseConfig(dir: string, ports: ClickhousePorts): string {
 export function startClickhouse(
   ports: ClickhousePorts,
   progress: (line: string) => void,
-  dir = resolve(stackDir, 'clickhouse'),
+  dir = resolve(loadStackConfig().dir, 'clickhouse'),
 ): number {
   const server = ensureExecutable(
     'ClickHouse server (clickhouse-server)',

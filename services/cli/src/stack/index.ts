@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { stackDefaults } from '@warden/shared/config';
-import { stackDir } from '@warden/shared/paths';
+import { loadStackConfig, stackDefaults, type StackConfig } from '@warden/shared/config';
 import { clickhouseHealthy, startClickhouse, waitForClickhouse } from './clickhouse';
 import { kafkaHealthy, kafkaVersion, startKafka, waitForKafka } from './kafka';
 import { isAlive, stopProcess } from './process';
@@ -46,25 +45,25 @@ const defaultEndpoint: Record<PartName, string> = {
   redis: stackDefaults.redisUrl,
 };
 
-const stateFile = () => resolve(stackDir, 'state.json');
-const endpointsFile = () => resolve(stackDir, 'endpoints.json');
+const stateFile = (dir: string) => resolve(dir, 'state.json');
+const endpointsFile = (dir: string) => resolve(dir, 'endpoints.json');
 
-function readState(): State {
+function readState(dir: string): State {
   try {
-    return JSON.parse(readFileSync(stateFile(), 'utf8')) as State;
+    return JSON.parse(readFileSync(stateFile(dir), 'utf8')) as State;
   } catch {
     return {};
   }
 }
 
-function writeState(state: State): void {
-  mkdirSync(stackDir, { recursive: true });
-  writeFileSync(stateFile(), JSON.stringify(state, null, 2) + '\n');
+function writeState(dir: string, state: State): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(stateFile(dir), JSON.stringify(state, null, 2) + '\n');
   const endpoints: Record<string, string> = {};
   if (state.kafka) endpoints.kafkaBrokers = state.kafka.endpoint;
   if (state.clickhouse) endpoints.clickhouseUrl = state.clickhouse.endpoint;
   if (state.redis) endpoints.redisUrl = state.redis.endpoint;
-  writeFileSync(endpointsFile(), JSON.stringify(endpoints, null, 2) + '\n');
+  writeFileSync(endpointsFile(dir), JSON.stringify(endpoints, null, 2) + '\n');
 }
 
 function healthy(part: PartName, endpoint: string): Promise<boolean> {
@@ -89,9 +88,21 @@ interface Plan {
   action: 'configured' | 'already running' | 'started' | 'reused';
 }
 
+/** The endpoint the environment names for a part, if it names one. */
+function configuredEndpoint(part: PartName, { configured }: StackConfig): string | undefined {
+  if (part === 'kafka') return configured.kafkaBrokers?.join(',');
+  if (part === 'clickhouse') return configured.clickhouseUrl;
+  return configured.redisUrl;
+}
+
 /** Decides per part whether to use a configured endpoint, reuse a running server, or start one. */
-async function planPart(part: PartName, state: State, progress: Progress): Promise<Plan> {
-  const configured = process.env[envVar[part]]?.trim();
+async function planPart(
+  part: PartName,
+  config: StackConfig,
+  state: State,
+  progress: Progress,
+): Promise<Plan> {
+  const configured = configuredEndpoint(part, config);
   if (configured) return { part, endpoint: configured, owner: 'environment', action: 'configured' };
   const previous = state[part];
   if (previous?.owner === 'warden' && isAlive(previous.pid)) {
@@ -135,15 +146,16 @@ async function planPart(part: PartName, state: State, progress: Progress): Promi
 
 /** Idempotent: brings every part to healthy, starting only what is neither configured nor running. */
 export async function stackUp(progress: Progress = () => undefined): Promise<Record<PartName, PartStatus>> {
-  const state = readState();
+  const config = loadStackConfig();
+  const state = readState(config.dir);
   const plans: Plan[] = [];
   try {
-    for (const part of partNames) plans.push(await planPart(part, state, progress));
+    for (const part of partNames) plans.push(await planPart(part, config, state, progress));
   } finally {
     // Record what was started even if a later part fails, so `down` can still stop it.
     for (const plan of plans)
       state[plan.part] = { endpoint: plan.endpoint, owner: plan.owner, pid: plan.pid };
-    writeState(state);
+    writeState(config.dir, state);
   }
   await Promise.all(
     plans.map(async (plan) => {
@@ -153,7 +165,7 @@ export async function stackUp(progress: Progress = () => undefined): Promise<Rec
       } catch (err) {
         const hint =
           plan.owner === 'warden'
-            ? ` See ${resolve(stackDir, plan.part)} for its log.`
+            ? ` See ${resolve(config.dir, plan.part)} for its log.`
             : ` Check that ${envVar[plan.part]}=${plan.endpoint} is reachable.`;
         throw new Error(`${(err as Error).message}.${hint}`, { cause: err });
       }
@@ -171,7 +183,8 @@ export async function stackDown(
   progress: Progress = () => undefined,
   only: PartName[] = partNames,
 ): Promise<void> {
-  const state = readState();
+  const { dir } = loadStackConfig();
+  const state = readState(dir);
   for (const part of only) {
     const entry = state[part];
     if (!entry) continue;
@@ -185,18 +198,19 @@ export async function stackDown(
     delete state[part];
   }
   if (Object.keys(state).length > 0) {
-    writeState(state);
+    writeState(dir, state);
     return;
   }
-  if (existsSync(stateFile())) rmSync(stateFile());
-  if (existsSync(endpointsFile())) rmSync(endpointsFile());
+  if (existsSync(stateFile(dir))) rmSync(stateFile(dir));
+  if (existsSync(endpointsFile(dir))) rmSync(endpointsFile(dir));
 }
 
 export async function stackStatus(): Promise<Record<PartName, PartStatus>> {
-  const state = readState();
+  const config = loadStackConfig();
+  const state = readState(config.dir);
   const entries = await Promise.all(
     partNames.map(async (part): Promise<[PartName, PartStatus]> => {
-      const configured = process.env[envVar[part]]?.trim();
+      const configured = configuredEndpoint(part, config);
       const entry: PartState = configured
         ? { endpoint: configured, owner: 'environment' }
         : (state[part] ?? { endpoint: defaultEndpoint[part], owner: 'none' });

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadStackConfig } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
-import { cacheDir, repoRoot, stackDir } from '@warden/shared/paths';
+import { repoRoot } from '@warden/shared/paths';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
 
@@ -12,7 +13,7 @@ const pom = resolve(repoRoot, 'deploy', 'kafka', 'pom.xml');
 
 /** Resolves the broker jars from Maven Central into the user cache once. */
 export function ensureKafkaJars(progress: (line: string) => void): string {
-  const libs = resolve(cacheDir, `kafka-${kafkaVersion}`, 'libs');
+  const libs = resolve(loadStackConfig().cacheDir, `kafka-${kafkaVersion}`, 'libs');
   const marker = resolve(libs, '.complete');
   if (existsSync(marker)) return libs;
   ensureExecutable('Java 17 (java)', ['java'], 'openjdk-17-jre-headless', progress);
@@ -101,7 +102,7 @@ function writeKafkaConfig(dir: string, ports: KafkaPorts): { props: string; log4
 export function startKafka(
   ports: KafkaPorts,
   progress: (line: string) => void,
-  dir = resolve(stackDir, 'kafka'),
+  dir = resolve(loadStackConfig().dir, 'kafka'),
 ): number {
   const libs = ensureKafkaJars(progress);
   const { props, log4j, data } = writeKafkaConfig(dir, ports);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { loadStackConfig } from '@warden/shared/config';
 import { findExecutable } from './process';
 
 export class MissingPrerequisiteError extends Error {
@@ -13,7 +14,7 @@ let aptUpdated = false;
 
 /** Root on a Debian-like machine may install packages itself unless WARDEN_NO_INSTALL=1. */
 function canAutoInstall(): boolean {
-  return process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && process.env.WARDEN_NO_INSTALL !== '1';
+  return process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && !loadStackConfig().noInstall;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { stackDir } from '@warden/shared/paths';
+import { loadStackConfig } from '@warden/shared/config';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
 
@@ -25,7 +25,7 @@ export async function redisHealthy(url: string): Promise<boolean> {
 
 export function startRedis(port: number, progress: (line: string) => void): number {
   const server = ensureExecutable('Redis server (redis-server)', ['redis-server'], 'redis-server', progress);
-  const dir = resolve(stackDir, 'redis');
+  const dir = resolve(loadStackConfig().dir, 'redis');
   mkdirSync(dir, { recursive: true });
   return spawnDetached(
     server,

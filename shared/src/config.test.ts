@@ -1,0 +1,93 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  clickhouseRetentionDays,
+  loadEndpoints,
+  loadIngestConfig,
+  loadStackConfig,
+  loadTopicConfig,
+  logLevel,
+  rateScaleFromEnv,
+} from './config';
+
+// A stack directory without endpoints.json, so the defaults are what an empty environment gets.
+const noStack = { WARDEN_STACK_DIR: resolve(import.meta.dirname, 'no-such-stack') };
+
+describe('config', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    expect(loadIngestConfig({})).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      workers: 1,
+      producers: 4,
+      produceTimeoutMs: 5000,
+    });
+    expect(loadTopicConfig({})).toEqual({ prefix: '', partitions: 6, replayWindowDays: 7 });
+    expect(clickhouseRetentionDays({})).toBe(90);
+    expect(logLevel({})).toBe('info');
+    expect(rateScaleFromEnv({})).toBe(1);
+    expect(loadEndpoints(noStack)).toEqual({
+      kafkaBrokers: ['127.0.0.1:19092'],
+      clickhouseUrl: 'http://127.0.0.1:18123',
+      redisUrl: 'redis://127.0.0.1:6379',
+    });
+    expect(loadStackConfig(noStack)).toMatchObject({ noInstall: false, configured: {} });
+  });
+
+  it('reads each variable', () => {
+    const env = {
+      PORT: '9000',
+      HOST: '127.0.0.1',
+      WARDEN_INGEST_WORKERS: '2',
+      WARDEN_PRODUCERS: '1',
+      WARDEN_PRODUCE_TIMEOUT_MS: '250',
+      WARDEN_TOPIC_PREFIX: 'staging.',
+      WARDEN_TOPIC_PARTITIONS: '12',
+      WARDEN_REPLAY_WINDOW_DAYS: '3',
+      WARDEN_STACK_DIR: '/tmp/warden-stack',
+      WARDEN_CACHE_DIR: '/tmp/warden-cache',
+      WARDEN_NO_INSTALL: '1',
+      KAFKA_BROKERS: ' 10.0.0.1:9092, 10.0.0.2:9092 ',
+      CLICKHOUSE_URL: 'https://ch.example:8443/',
+      LOG_LEVEL: 'warn',
+      WARDEN_RATE_SCALE: '0.1',
+    };
+    expect(loadIngestConfig(env)).toEqual({
+      port: 9000,
+      host: '127.0.0.1',
+      workers: 2,
+      producers: 1,
+      produceTimeoutMs: 250,
+    });
+    expect(loadTopicConfig(env)).toEqual({ prefix: 'staging.', partitions: 12, replayWindowDays: 3 });
+    expect(loadStackConfig(env)).toEqual({
+      dir: '/tmp/warden-stack',
+      cacheDir: '/tmp/warden-cache',
+      noInstall: true,
+      configured: {
+        kafkaBrokers: ['10.0.0.1:9092', '10.0.0.2:9092'],
+        clickhouseUrl: 'https://ch.example:8443',
+      },
+    });
+    expect(logLevel(env)).toBe('warn');
+    expect(rateScaleFromEnv(env)).toBe(0.1);
+  });
+
+  it('fails on a bad value with a message naming the variable and what to write', () => {
+    expect(() => loadIngestConfig({ PORT: 'http' })).toThrow(/PORT must be an integer between 1 and 65535/);
+    expect(() => loadIngestConfig({ WARDEN_INGEST_WORKERS: '0' })).toThrow(/WARDEN_INGEST_WORKERS/);
+    expect(() => loadIngestConfig({ HOST: 'a host' })).toThrow(/HOST has an invalid value/);
+    expect(() => loadTopicConfig({ WARDEN_TOPIC_PREFIX: 'a/b' })).toThrow(
+      /WARDEN_TOPIC_PREFIX has characters Kafka topic names cannot hold/,
+    );
+    expect(() => loadTopicConfig({ WARDEN_REPLAY_WINDOW_DAYS: '7d' })).toThrow(/WARDEN_REPLAY_WINDOW_DAYS/);
+    expect(() => clickhouseRetentionDays({ WARDEN_RETENTION_DAYS: '-1' })).toThrow(/WARDEN_RETENTION_DAYS/);
+    expect(() => loadStackConfig({ WARDEN_NO_INSTALL: 'yes' })).toThrow(/WARDEN_NO_INSTALL must be 1 or 0/);
+    expect(() => loadStackConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(
+      /REDIS_URL must use redis: or rediss:/,
+    );
+    expect(() => loadEndpoints({ ...noStack, KAFKA_BROKERS: 'kafka' })).toThrow(/not host:port/);
+    expect(() => logLevel({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of fatal, error/);
+    expect(() => rateScaleFromEnv({ WARDEN_RATE_SCALE: 'fast' })).toThrow(/WARDEN_RATE_SCALE/);
+  });
+});
