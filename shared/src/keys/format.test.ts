@@ -74,7 +74,12 @@ describe('CLI argument parsing', () => {
     expect(parseGracePeriod('90m')).toBe(5_400_000);
     expect(parseGracePeriod('1.5s')).toBe(1500);
     expect(parseGracePeriod('250')).toBe(250);
+    expect(parseGracePeriod('1500ms')).toBe(1500);
+    expect(parseGracePeriod(' 30s ')).toBe(30_000);
+    expect(parseGracePeriod('7d')).toBe(604_800_000);
     expect(() => parseGracePeriod('tomorrow')).toThrow(/e\.g\. 30m/);
+    expect(() => parseGracePeriod('-5m')).toThrow(/e\.g\. 30m/);
+    expect(() => parseGracePeriod('')).toThrow(/e\.g\. 30m/);
     expect(parseScopes('ingest, analytics:read,ingest')).toEqual(['ingest', 'analytics:read']);
     expect(() => parseScopes('ingest,admin')).toThrow(/Use any of/);
   });

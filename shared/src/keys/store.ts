@@ -1,4 +1,5 @@
 import type { ChainableCommander, Redis } from 'ioredis';
+import ms from 'ms';
 import { generateApiKey, hashKey, keyHint, randomBase62 } from './format';
 import { isTier, resolveLimits, type Tier, type TierLimits } from './tiers';
 
@@ -156,18 +157,21 @@ export function parseScopes(scopes: readonly string[] | string): Scope[] {
   return out;
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A rotation grace period as the CLI takes it: `1500ms`, `30s`, `90m`, `24h`, `7d` (or plain ms). */
+/**
+ * A rotation grace period as the CLI takes it: `1500ms`, `30s`, `90m`, `24h`, `7d` (or plain ms),
+ * read by `ms` (which also takes `2 days`, `1w`, …).
+ */
 export function parseGracePeriod(text: string): number {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
-  if (!match) {
+  const trimmed = text.trim();
+  const value = trimmed ? ms(trimmed as ms.StringValue) : undefined;
+  // ms answers undefined for what it cannot read, and takes negative durations.
+  if (value === undefined || !Number.isFinite(value) || value < 0) {
     throw new KeysError(
       'INVALID_ARGUMENT',
       `Grace period "${text}" is not a duration; use e.g. 30m, 24h or 7d.`,
     );
   }
-  return Math.round(Number(match[1]) * (DURATION_UNITS_MS[match[2] ?? 'ms'] ?? 1));
+  return Math.round(value);
 }
 
 const num = (value: string | undefined) => (value === undefined || value === '' ? undefined : Number(value));

@@ -3,21 +3,12 @@ import { Redis } from 'ioredis';
 import { loadEndpoints } from '@warden/shared/config';
 import {
   KeyStore,
+  parseGracePeriod,
   parseScopes,
   parseTier,
   type CreatedKey,
   type KeyListing,
 } from '@warden/shared/keys/index';
-
-/** `24h`, `90m`, `7d`, `30s` → milliseconds. */
-export function parseDuration(value: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/.exec(value.trim());
-  if (!m) throw new Error(`expected a duration such as 30m, 24h or 7d, got "${value}"`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
-    m[2] as 'ms' | 's' | 'm' | 'h' | 'd'
-  ];
-  return Math.round(Number(m[1]) * unit);
-}
 
 async function withStore<T>(fn: (store: KeyStore) => Promise<T>): Promise<T> {
   const { redisUrl } = loadEndpoints();
@@ -144,7 +135,7 @@ export function registerKeysCommands(program: Command): void {
     .option('--grace <duration>', 'how long the old key stays valid (e.g. 1h, 24h, 7d)', '24h')
     .option('--json', 'print JSON')
     .action(async (keyId: string, opts: { grace: string; json?: boolean }) => {
-      const rotated = await withStore((store) => store.rotateKey(keyId, parseDuration(opts.grace)));
+      const rotated = await withStore((store) => store.rotateKey(keyId, parseGracePeriod(opts.grace)));
       if (opts.json) {
         console.log(JSON.stringify(rotated));
         return;
