@@ -4,7 +4,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureExecutable } from '@warden/cli';
+import { ensureExecutable, formatTable } from '@warden/cli';
 
 export interface LoadResult {
   requests: number;
@@ -260,17 +260,14 @@ export function median(values: number[]): number {
       : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
+/** One column per key of the first row, numbers formatted for reading. */
 export function printTable(rows: Array<Record<string, string | number>>): void {
   if (rows.length === 0) return;
   const headers = Object.keys(rows[0]!);
   const cells = rows.map((r) =>
     headers.map((h) => (typeof r[h] === 'number' ? fmt(r[h] as number) : String(r[h]))),
   );
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i]!)).join('  ');
-  console.log(line(headers));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const c of cells) console.log(line(c));
+  console.log(formatTable(headers, cells, { underline: true }));
 }
 
 function fmt(n: number): string {

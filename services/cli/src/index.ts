@@ -11,3 +11,4 @@ export { stopProcess, waitUntil } from './stack/process';
 export { nodeFlags, serviceArgs, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';
 export { replayRange, type ReplayOptions, type ReplayResult } from './replay/replay';
+export { formatTable } from './table';

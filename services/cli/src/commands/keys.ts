@@ -9,6 +9,7 @@ import {
   type CreatedKey,
   type KeyListing,
 } from '@warden/shared/keys/index';
+import { formatTable } from '../table';
 
 async function withStore<T>(fn: (store: KeyStore) => Promise<T>): Promise<T> {
   const { redisUrl } = loadEndpoints();
@@ -75,8 +76,7 @@ function printKeys(keys: KeyListing[]): void {
     'last used',
     'expires',
   ];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+  console.log(formatTable(header, rows));
 }
 
 export function registerKeysCommands(program: Command): void {

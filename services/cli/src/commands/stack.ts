@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { stackDown, stackStatus, stackUp, type PartName, type PartStatus } from '../stack/index';
+import { formatTable } from '../table';
 
 export function printProgress(part: PartName | 'stack', line: string): void {
   process.stderr.write(`${part.padEnd(10)} ${line}\n`);
@@ -12,9 +13,7 @@ function printTable(status: Record<PartName, PartStatus>): void {
     s.endpoint,
     s.owner + (s.pid ? ` (pid ${s.pid})` : ''),
   ]);
-  const header = ['part', 'state', 'endpoint', 'started by'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+  console.log(formatTable(['part', 'state', 'endpoint', 'started by'], rows));
 }
 
 export function registerStackCommands(program: Command): void {
