@@ -1,3 +1,4 @@
+import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
@@ -13,9 +14,37 @@ const isoTime = (label: string) => (v: string) => {
 function formatProgress(p: ReplayProgress): string {
   const pct = p.total > 0 ? ((100 * p.done) / p.total).toFixed(1) : '100.0';
   return (
-    `replay: ${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')} interactions (${pct}%), ` +
+    `${p.done.toLocaleString('en')}/${p.total.toLocaleString('en')} interactions (${pct}%), ` +
     `${p.findings.toLocaleString('en')} findings, ${Math.round(p.ratePerSecond).toLocaleString('en')}/s, ETA ${Math.ceil(p.etaSeconds)} s`
   );
+}
+
+interface ProgressDisplay {
+  show(p: ReplayProgress): void;
+  /** Leaves the terminal as it found it; safe to call more than once. */
+  stop(): void;
+}
+
+/**
+ * Progress on stderr: a bar redrawn in place on a terminal (cli-progress), else one line per page,
+ * which reads well in a log. The figures are the replay's own (its rate and ETA count only this
+ * run's pages, also when it resumed).
+ */
+function progressDisplay(): ProgressDisplay {
+  if (!process.stderr.isTTY) {
+    return { show: (p) => process.stderr.write(`replay: ${formatProgress(p)}\n`), stop: () => undefined };
+  }
+  const bar = new SingleBar({ stream: process.stderr, format: 'replay: {bar} {figures}', barsize: 20 });
+  let started = false;
+  return {
+    show: (p) => {
+      const figures = formatProgress(p);
+      if (started) bar.update(p.done, { figures });
+      else bar.start(p.total, p.done, { figures });
+      started = true;
+    },
+    stop: () => bar.stop(),
+  };
 }
 
 export function registerReplayCommands(program: Command): void {
@@ -32,15 +61,18 @@ export function registerReplayCommands(program: Command): void {
       const { canariesFromEnv } = await import('@warden/shared/analysis/analyze');
       const endpoints = loadEndpoints();
       const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
+      const display = progressDisplay();
       let stop = false;
       process.on('SIGINT', () => {
-        if (stop) process.exit(130);
+        if (stop) {
+          display.stop();
+          process.exit(130);
+        }
         stop = true;
         process.stderr.write(
           '\nreplay: stopping after this page; run the same command again to resume (Ctrl-C again to quit now)\n',
         );
       });
-      const tty = process.stderr.isTTY;
       try {
         const result = await replayRange({
           client,
@@ -51,10 +83,9 @@ export function registerReplayCommands(program: Command): void {
           pageSize: opts.pageSize,
           analyze: { canaries: canariesFromEnv(process.env.WARDEN_CANARIES) },
           interrupted: () => stop,
-          progress: (p) =>
-            process.stderr.write(tty ? `\r${formatProgress(p)}\u001b[K` : `${formatProgress(p)}\n`),
+          progress: display.show,
         });
-        if (tty) process.stderr.write('\n');
+        display.stop();
         const verb = result.dryRun ? 'would re-analyse' : result.completed ? 're-analysed' : 'paused after';
         process.stderr.write(
           `replay: ${verb} ${result.interactions} interactions with detectors ${result.detectorVersion}` +
@@ -66,6 +97,7 @@ export function registerReplayCommands(program: Command): void {
         );
         if (!result.completed && !result.dryRun) process.exitCode = 130;
       } finally {
+        display.stop();
         await client.close();
       }
     });
