@@ -14,7 +14,7 @@ import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { KeyStore } from '@warden/shared/keys/index';
 import { repoRoot } from '@warden/shared/paths';
-import { nodeFlags, runMigrate, serviceArgs, stackUp } from '@warden/cli';
+import { nodeFlags, runMigrate, serviceArgs, stackUp, waitUntil } from '@warden/cli';
 import {
   closedLoop,
   fixedRate,
@@ -68,16 +68,13 @@ function start(args: string[], env: Record<string, string>): ChildProcess {
   });
 }
 
-async function waitUp(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`${url} did not come up`);
+/** Up when it answers at all (an empty body is refused, which is enough). */
+function waitUp(url: string): Promise<void> {
+  const answers = async () => {
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    return true;
+  };
+  return waitUntil(url, answers, 20_000);
 }
 
 const status = await stackUp((part, line) => process.stderr.write(`${part}: ${line}\n`));

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadIngestConfig } from '@warden/shared/config';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '../stack/index';
+import { waitUntil } from '../stack/process';
 import { demoKey } from './demo';
 import { printProgress } from './stack';
 import { runMigrate, runTopics } from './schema';
@@ -54,19 +55,6 @@ export function spawnService(name: ServiceName, env: NodeJS.ProcessEnv): ChildPr
   return child;
 }
 
-async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1000) })).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
-}
-
 export async function runStart(): Promise<void> {
   const t0 = Date.now();
   const status = await stackUp(printProgress);
@@ -107,7 +95,12 @@ export async function runStart(): Promise<void> {
   );
   const base = `http://127.0.0.1:${port}/api/v1`;
   const key = await demoKey();
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  const healthz = `http://127.0.0.1:${port}/healthz`;
+  await waitUntil(
+    `ingest at ${healthz}`,
+    async () => (await fetch(healthz, { signal: AbortSignal.timeout(1000) })).ok,
+    60_000,
+  );
   process.stdout.write(
     [
       '',
