@@ -9,7 +9,7 @@ const fake = (behaviour: 'ack' | 'silent' | 'exit', flushes: FlushInfo[] = [], t
     producers: 1,
     timeoutMs,
     onFlush: (info) => flushes.push(info),
-    entry: new URL('./writer-thread-fake-entry.ts', import.meta.url),
+    entry: new URL('../../../test/support/writer-thread-fake-entry.ts', import.meta.url),
   });
 
 describe('KafkaWriterThread', () => {

@@ -1,11 +1,15 @@
 /**
- * A stand-in for writer-thread-entry.ts in writer-thread.test.ts, with no Kafka: the clientId picks
- * the behaviour. `ack`: a write whose first message's value is "fail" fails, the others are
- * acknowledged, and each batch of writes is reported as one flush of that many messages. `silent`:
- * never answers. `exit`: the thread ends on its first write.
+ * A stand-in for shared/src/kafka/writer-thread-entry.ts in shared/src/kafka/writer-thread.test.ts,
+ * with no Kafka: the clientId picks the behaviour. `ack`: a write whose first message's value is
+ * "fail" fails, the others are acknowledged, and each batch of writes is reported as one flush of
+ * that many messages. `silent`: never answers. `exit`: the thread ends on its first write.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { FromWriterThread, ToWriterThread, WriterThreadConfig } from './writer-thread';
+import type {
+  FromWriterThread,
+  ToWriterThread,
+  WriterThreadConfig,
+} from '@warden/shared/kafka/writer-thread';
 
 const { clientId } = workerData as WriterThreadConfig;
 const port = parentPort!;
