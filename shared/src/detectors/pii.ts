@@ -10,6 +10,7 @@ import {
   cardIssuer,
   cpfValid,
   deTaxIdValid,
+  eip55Valid,
   esNifValid,
   fiPersonalIdValid,
   itFiscalCodeValid,
@@ -18,7 +19,6 @@ import {
   ssnValid,
   ukNinoValid,
 } from './checksums';
-import { eip55Valid } from './keccak';
 import { findNamesAndAddresses } from './pii-names';
 import { textShape } from './text-shape';
 import { eachMatch, utf8Of, type Utf8Text } from './utf8-text';
