@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { utf8ToBytes } from '@noble/hashes/utils.js';
+import { bech32, bech32m, createBase58check } from '@scure/base';
 
 /** Luhn (payment cards, IMEI). */
 export function luhnValid(digits: string): boolean {
@@ -172,53 +175,38 @@ export function ukNinoValid(s: string): boolean {
   return !['BG', 'GB', 'KN', 'NK', 'NT', 'TN', 'ZZ'].includes(v.slice(0, 2));
 }
 
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const base58check = createBase58check(sha256);
 
-/** Bitcoin legacy/P2SH address: base58check with a double-SHA256 checksum. */
+/**
+ * Bitcoin legacy/P2SH address: base58check (double-SHA256 checksum) over 21 bytes, a version byte
+ * and a 20-byte hash. The decoder throws on a bad checksum or character.
+ */
 export function base58CheckValid(s: string): boolean {
-  let n = 0n;
-  for (const ch of s) {
-    const v = B58.indexOf(ch);
-    if (v < 0) return false;
-    n = n * 58n + BigInt(v);
+  try {
+    return base58check.decode(s).length === 21;
+  } catch {
+    return false;
   }
-  let hex = n.toString(16);
-  if (hex.length % 2) hex = '0' + hex;
-  let lead = 0;
-  while (s[lead] === '1') lead++;
-  const bytes = Buffer.concat([Buffer.alloc(lead), Buffer.from(hex, 'hex')]);
-  if (bytes.length !== 25) return false;
-  const body = bytes.subarray(0, 21);
-  const sum = createHash('sha256').update(createHash('sha256').update(body).digest()).digest();
-  return sum.subarray(0, 4).equals(bytes.subarray(21));
 }
 
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-
-/** Bitcoin SegWit address: bech32 (v0) or bech32m (v1+) checksum. */
+/**
+ * Bitcoin SegWit address: a bech32 (v0) or bech32m (v1+) checksum. Either checksum is taken for any
+ * witness version, and the address is matched lower-cased (a mixed-case one still counts).
+ */
 export function bech32Valid(s: string): boolean {
   const v = s.toLowerCase();
-  const pos = v.lastIndexOf('1');
-  if (pos < 1 || v.length - pos < 7 || v.length > 90) return false;
-  const hrp = v.slice(0, pos);
-  const data: number[] = [];
-  for (const ch of v.slice(pos + 1)) {
-    const d = BECH32.indexOf(ch);
-    if (d < 0) return false;
-    data.push(d);
+  return bech32.decodeUnsafe(v) !== undefined || bech32m.decodeUnsafe(v) !== undefined;
+}
+
+/** EIP-55 Ethereum address: in a mixed-case one each letter is upper-case iff its keccak nibble is ≥ 8. */
+export function eip55Valid(address: string): boolean {
+  const hex = address.replace(/^0x/, '');
+  const hash = keccak_256(utf8ToBytes(hex.toLowerCase()));
+  for (let i = 0; i < 40; i++) {
+    const ch = hex[i]!;
+    if (!/[a-fA-F]/.test(ch)) continue;
+    const nibble = (hash[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 0xf;
+    if (nibble >= 8 !== (ch >= 'A' && ch <= 'F')) return false;
   }
-  const GEN = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
-  let chk = 1;
-  const values = [
-    ...[...hrp].map((c) => c.charCodeAt(0) >> 5),
-    0,
-    ...[...hrp].map((c) => c.charCodeAt(0) & 31),
-    ...data,
-  ];
-  for (const x of values) {
-    const top = chk >>> 25;
-    chk = ((chk & 0x1ffffff) << 5) ^ x;
-    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) chk ^= GEN[i]!;
-  }
-  return chk === 1 || chk === 0x2bc830a3;
+  return true;
 }

@@ -6,6 +6,7 @@ import {
   cardIssuer,
   cpfValid,
   deTaxIdValid,
+  eip55Valid,
   esNifValid,
   itFiscalCodeValid,
   luhnValid,
@@ -14,7 +15,6 @@ import {
   ukNinoValid,
 } from './checksums';
 import { detectText } from './index';
-import { eip55Valid } from './keccak';
 import { findPii } from './pii';
 
 const types = (text: string) => findPii(text).map((m) => m.entityType);

@@ -1,0 +1,406 @@
+/**
+ * The structured PII findPii knows, one recogniser a pattern: when its pattern can match (its
+ * gate), the pattern, and what a match is (validation, context, confidence). findStructured runs
+ * them in table order, which is also the order overlap resolution breaks confidence ties in.
+ */
+import { isIPv4, isIPv6 } from 'node:net';
+import { electronicFormatIBAN, countrySpecs, isValidIBAN } from 'ibantools';
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import {
+  aadhaarValid,
+  base58CheckValid,
+  bech32Valid,
+  bsnValid,
+  cardIssuer,
+  cpfValid,
+  deTaxIdValid,
+  eip55Valid,
+  esNifValid,
+  fiPersonalIdValid,
+  itFiscalCodeValid,
+  luhnValid,
+  peselValid,
+  ssnValid,
+  ukNinoValid,
+} from './checksums';
+import type { PiiMatch } from './pii';
+import type { TextShape } from './text-shape';
+
+/** What the gates read of a text, computed once per text. */
+export interface TextFacts {
+  raw: string;
+  shape: TextShape;
+  hasAt: boolean;
+}
+
+/** A recognised match: by default it spans the whole match and has the recogniser's type and rule. */
+export interface Recognised {
+  confidence: number;
+  validated: boolean;
+  entityType?: string;
+  ruleId?: string;
+  start?: number;
+  end?: number;
+}
+
+export interface Recogniser {
+  entityType: string;
+  ruleId: string;
+  /** The full-text pattern (RE2 syntax, matched with the `u` flag), run over every match. */
+  pattern: string;
+  /** Whether a text can hold a match at all: the pattern runs only if it does. */
+  gate: (t: TextFacts) => boolean;
+  /**
+   * The highest confidence it gives, when below the other recognisers'. A candidate overlapping a
+   * match above it found earlier would lose overlap resolution anyway, so `recognise` is handed
+   * those matches (`surer`) to drop such a candidate before validating it.
+   */
+  ceiling?: number;
+  /** What the match `m` in `raw` is, or undefined when it is not this PII. */
+  recognise: (m: RegExpExecArray, raw: string, surer: readonly PiiMatch[]) => Recognised | undefined;
+}
+
+/** The highest confidence a phone number match gets (a valid international number). */
+const PHONE_MAX_CONFIDENCE = 0.95;
+
+// Context patterns only ever test short slices around a match (≤ ~80 characters): plain JS RegExps.
+const ctx = (src: string) => new RegExp(src, 'iu');
+const CARD_CTX = ctx(
+  'card|\\bcc\\b|credit|debit|visa|master|amex|american express|payment|billing|charge|pan\\b',
+);
+const SSN_CTX = ctx('ssn|social security|social sec');
+const IBAN_CTX = ctx('iban|bank|account|transfer|wire|sepa|swift|payee|remit');
+const PHONE_CTX = ctx(
+  'phone|tel\\b|tel:|tel\\.|call|mobile|cell|fax|desk|office|whatsapp|sms|text me|reach|contact|number|landline|hotline|ph\\.|ph:|mob\\b|messages? to|answering|registered|dial|ring me|text me',
+);
+const NOT_PHONE_CTX = ctx(
+  'licen[cs]e|passport|order|invoice|tracking|serial|account|ssn|social security|iban|card|\\bid\\b|zip|postal',
+);
+const CRYPTO_CTX = ctx('btc|bitcoin|wallet|eth\\b|ethereum|crypto|send .{0,10}coins?');
+const NINO_CTX = ctx('national insurance|\\bnino\\b|\\bni\\b|\\bni number');
+const NIF_CTX = ctx('\\bdni\\b|\\bnif\\b|\\bnie\\b|documento|identidad');
+const CF_CTX = ctx('codice fiscale|fiscal|\\bcf\\b');
+
+function near(raw: string, start: number, end: number, re: RegExp, before = 48, after = 24): boolean {
+  return re.test(raw.slice(Math.max(0, start - before), Math.min(raw.length, end + after)));
+}
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+
+function isAlnum(c: string | undefined): boolean {
+  return c !== undefined && /[\p{L}\p{N}]/u.test(c);
+}
+
+const onlyDigits = (s: string) => s.replace(/\D/g, '');
+
+const endOf = (m: RegExpExecArray) => m.index + m[0].length;
+
+/** A bare run of digits (separators allowed), what `DIGIT_RUN_RULES` read of it. */
+interface DigitRun {
+  raw: string;
+  start: number;
+  end: number;
+  /** The run as written, without trailing separators. */
+  text: string;
+  digits: string;
+}
+
+/** National ids written as bare digits: recognised only where their context names them. */
+const NATIONAL_IDS = [
+  {
+    type: 'DE_TAX_ID',
+    re: ctx('steuer|tax.?id|idnr|identifikationsnummer|tin\\b'),
+    valid: deTaxIdValid,
+    digits: [11],
+  },
+  { type: 'IN_AADHAAR', re: ctx('aadhaar|aadhar|uidai|आधार'), valid: aadhaarValid, digits: [12] },
+  { type: 'PL_PESEL', re: ctx('pesel'), valid: peselValid, digits: [11] },
+  { type: 'BR_CPF', re: ctx('\\bcpf\\b'), valid: cpfValid, digits: [11] },
+  { type: 'NL_BSN', re: ctx('\\bbsn\\b|burgerservice|sofi'), valid: bsnValid, digits: [9] },
+];
+
+/**
+ * What a bare digit run is, tried in this order, the first answer wins: a card, a national id its
+ * context names, an Aadhaar number in its 4-4-4 grouping, a US SSN after SSN wording.
+ */
+const DIGIT_RUN_RULES: Array<(r: DigitRun) => Recognised | undefined> = [
+  ({ raw, start, end, digits: d }) => {
+    if (d.length < 12 || d.length > 19) return undefined;
+    const luhn = luhnValid(d);
+    const issuer = cardIssuer(d);
+    const context = near(raw, start, end, CARD_CTX, 48, 16);
+    let conf = 0;
+    if (luhn && issuer) conf = context ? 0.97 : 0.9;
+    else if (luhn) conf = context ? 0.85 : 0.55;
+    // Checksum fails (typos, synthetic data): a card-like number right after card wording.
+    else if (context) conf = issuer ? 0.65 : 0.55;
+    if (/^(\d)\1+$/.test(d)) conf = 0;
+    if (conf === 0) return undefined;
+    return {
+      entityType: 'CREDIT_CARD',
+      ruleId: luhn ? 'pii.credit_card' : 'pii.credit_card_format',
+      confidence: conf,
+      validated: luhn,
+    };
+  },
+  ...NATIONAL_IDS.map((id) => ({ raw, start, end, digits: d }: DigitRun): Recognised | undefined => {
+    if (!id.digits.includes(d.length) || !near(raw, start, end, id.re, 40, 10)) return undefined;
+    const valid = id.valid(d);
+    return {
+      entityType: id.type,
+      ruleId: `pii.${id.type.toLowerCase()}`,
+      confidence: valid ? 0.9 : 0.45,
+      validated: valid,
+    };
+  }),
+  ({ text, digits: d }) =>
+    d.length === 12 && /^\d{4}[ -]\d{4}[ -]\d{4}$/.test(text) && aadhaarValid(d)
+      ? { entityType: 'IN_AADHAAR', ruleId: 'pii.in_aadhaar', confidence: 0.6, validated: true }
+      : undefined,
+  ({ raw, start, digits: d }) =>
+    d.length === 9 && SSN_CTX.test(raw.slice(Math.max(0, start - 40), start)) && ssnValid(d)
+      ? { entityType: 'US_SSN', ruleId: 'pii.us_ssn', confidence: 0.75, validated: true }
+      : undefined,
+];
+
+export const RECOGNISERS: Recogniser[] = [
+  {
+    entityType: 'EMAIL_ADDRESS',
+    ruleId: 'pii.email',
+    pattern:
+      '[A-Za-z0-9._%+\\-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9\\-]{0,62}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9\\-]{0,62}[A-Za-z0-9])?)*\\.[A-Za-z]{2,24}',
+    gate: (t) => t.hasAt,
+    recognise: (m, raw) =>
+      // user:password@host inside a URL is a credential, not an address.
+      /:\/\/[^\s/]*$/.test(raw.slice(Math.max(0, m.index - 80), m.index))
+        ? undefined
+        : { confidence: 0.95, validated: true },
+  },
+  {
+    entityType: 'IP_ADDRESS',
+    ruleId: 'pii.ipv4',
+    pattern: '\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}',
+    gate: (t) => t.shape.digits >= 4 && t.raw.includes('.'),
+    recognise: (m, raw) => {
+      const s = m.index;
+      const e = endOf(m);
+      const before = raw[s - 1];
+      const after = raw[e];
+      if (isDigit(before) || before === '.' || isDigit(after) || (after === '.' && isDigit(raw[e + 1])))
+        return undefined;
+      if (/(?:\bv|version|ver\.?)\s*$/i.test(raw.slice(Math.max(0, s - 12), s)) || !isIPv4(m[0]))
+        return undefined;
+      const special = m[0].startsWith('0.') || m[0] === '255.255.255.255';
+      return { confidence: special ? 0.5 : 0.9, validated: true };
+    },
+  },
+  {
+    entityType: 'IP_ADDRESS',
+    ruleId: 'pii.ipv6',
+    pattern: '[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[0-9A-Za-z]{1,16})?',
+    gate: (t) => t.shape.colons >= 2,
+    recognise: (m, raw) => {
+      const v = m[0];
+      if (v.length < 6 || !isIPv6(v.split('%')[0]!) || !/[0-9a-fA-F]{2}/.test(v)) return undefined;
+      if (isAlnum(raw[m.index - 1]) || isAlnum(raw[m.index + v.length])) return undefined;
+      return { confidence: 0.9, validated: true };
+    },
+  },
+  {
+    entityType: 'US_SSN',
+    ruleId: 'pii.us_ssn',
+    pattern: '\\d{3}([\\- ])\\d{2}[\\- ]\\d{4}',
+    gate: (t) => t.shape.maxDigitRun >= 3,
+    recognise: (m, raw) => {
+      const s = m.index;
+      const e = endOf(m);
+      if (isDigit(raw[s - 1]) || isDigit(raw[e]) || raw[s - 1] === '-' || raw[e] === '-') return undefined;
+      const context = near(raw, s, e, SSN_CTX);
+      if (!ssnValid(onlyDigits(m[0]))) return undefined;
+      const conf = m[1] === '-' ? (context ? 0.95 : 0.8) : context ? 0.85 : 0.45;
+      return { confidence: conf, validated: true };
+    },
+  },
+  {
+    entityType: 'IBAN_CODE',
+    ruleId: 'pii.iban',
+    pattern: '[A-Za-z]{2}\\d{2}(?:[ \\-]?[A-Za-z0-9]){11,32}',
+    gate: (t) => t.shape.digits > 0 && t.shape.maxAlnumRun >= 4,
+    recognise: (m, raw) => {
+      if (isAlnum(raw[m.index - 1])) return undefined;
+      const spec = (countrySpecs as Record<string, { chars?: number } | undefined>)[
+        m[0].slice(0, 2).toUpperCase()
+      ];
+      if (!spec?.chars) return undefined;
+      // The pattern may run into the next word: cut the raw match where the country's length ends.
+      let count = 0;
+      let cut = m[0].length;
+      for (let i = 0; i < m[0].length; i++) {
+        if (/[A-Za-z0-9]/.test(m[0][i]!)) count++;
+        if (count === spec.chars) {
+          cut = i + 1;
+          break;
+        }
+      }
+      if (count < spec.chars) return undefined;
+      const value = m[0].slice(0, cut);
+      if (isAlnum(raw[m.index + cut]) && !/[ -]/.test(m[0][cut] ?? '')) return undefined;
+      const e = m.index + cut;
+      const valid = isValidIBAN(electronicFormatIBAN(value) ?? '');
+      const context = near(raw, m.index, e, IBAN_CTX, 60);
+      // Synthetic and mistyped IBANs fail mod-97; right country length plus banking context still counts.
+      const conf = valid ? 0.97 : context ? 0.65 : /^[A-Z]{2}\d{2}[A-Z]{4}/.test(value) ? 0.45 : 0;
+      return { ruleId: valid ? 'pii.iban' : 'pii.iban_format', end: e, confidence: conf, validated: valid };
+    },
+  },
+  {
+    // Cards and national ids written as bare digits: one pattern, and DIGIT_RUN_RULES say which it
+    // is (each names its own type and rule).
+    entityType: 'CREDIT_CARD',
+    ruleId: 'pii.credit_card',
+    // Unbounded: one match per maximal run (bounded repeats matched every 19 digits of a long run).
+    pattern: '\\d(?:[ \\-.]?\\d){8,}',
+    gate: (t) => t.shape.digits >= 9,
+    recognise: (m, raw) => {
+      const start = m.index;
+      let text = m[0];
+      while (text.length && !isDigit(text[text.length - 1])) text = text.slice(0, -1);
+      const end = start + text.length;
+      if (isDigit(raw[start - 1]) || isDigit(raw[end]) || /[\d][.,]$/.test(raw.slice(start - 2, start)))
+        return undefined;
+      const digits = onlyDigits(text);
+      if (digits.length > 19) return undefined;
+      // Dotted digit groups are IPs, versions or amounts, never cards.
+      if (text.includes('.')) return undefined;
+      const run: DigitRun = { raw, start, end, text, digits };
+      for (const rule of DIGIT_RUN_RULES) {
+        const found = rule(run);
+        if (found) return { ...found, end };
+      }
+      return undefined;
+    },
+  },
+  {
+    entityType: 'PHONE_NUMBER',
+    ruleId: 'pii.phone',
+    pattern:
+      '(?:\\+\\d{1,3}[\\s.\\-]?)?(?:\\(\\d{1,5}\\)[\\s.\\-]?)?(?:\\d{7,}|\\d{1,6}(?:[ .\\-]\\(?\\d{1,10}\\)?){1,5})(?:\\s?(?:x|ext\\.?|#)\\s?\\d{1,6})?',
+    gate: (t) => t.shape.digits >= 7,
+    // A validated card or IBAN outranks any phone number: a candidate overlapping one is not parsed.
+    ceiling: PHONE_MAX_CONFIDENCE,
+    recognise: (m, raw, surer) => {
+      let text = m[0];
+      let s = m.index;
+      while (text.length && /[\s.-]/.test(text[text.length - 1]!)) text = text.slice(0, -1);
+      while (text.length && /[\s.-]/.test(text[0]!)) {
+        text = text.slice(1);
+        s++;
+      }
+      const e = s + text.length;
+      const d = onlyDigits(text);
+      if (d.length < 7 || d.length > 15) return undefined;
+      if (surer.some((o) => s < o.end && o.start < e)) return undefined;
+      if (
+        isAlnum(raw[s - 1]) ||
+        isAlnum(raw[e]) ||
+        raw[e] === '@' ||
+        raw[s - 1] === '.' ||
+        raw[s - 1] === '/'
+      )
+        return undefined;
+      // Dates, times and version-like runs are not phone numbers.
+      if (
+        /^\d{4}[-./]\d{1,2}[-./]\d{1,2}|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$|^\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(
+          text,
+        )
+      )
+        return undefined;
+      if (raw[e] === ':' || NOT_PHONE_CTX.test(raw.slice(Math.max(0, s - 32), s))) return undefined;
+      const context = near(raw, s, e, PHONE_CTX, 40, 12);
+      let conf = 0;
+      const intl = text.startsWith('+');
+      const parsed = intl ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, 'US');
+      // Validity matches the number against its country's metadata: asked once.
+      const valid = parsed?.isValid() ?? false;
+      if (valid) conf = intl ? PHONE_MAX_CONFIDENCE : /[\s().-]/.test(text) ? 0.8 : 0.55;
+      else if (parsed?.isPossible()) conf = 0.5;
+      if (context) conf = Math.max(conf, d.length >= 7 ? 0.75 : 0);
+      if (!context && !/[\s().\-+]/.test(text)) conf = Math.min(conf, 0.45);
+      return { start: s, end: e, confidence: conf, validated: valid };
+    },
+  },
+  {
+    entityType: 'CRYPTO',
+    ruleId: 'pii.crypto_btc',
+    pattern: '\\b(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|(?:bc1|BC1)[02-9ac-hj-np-zAC-HJ-NP-Z]{11,71})\\b',
+    gate: (t) => t.shape.digits > 0 && t.shape.maxAlnumRun >= 14,
+    recognise: (m, raw) => {
+      const v = m[0];
+      const valid = v.toLowerCase().startsWith('bc1') ? bech32Valid(v) : base58CheckValid(v);
+      const conf = valid ? 0.95 : near(raw, m.index, endOf(m), CRYPTO_CTX) ? 0.45 : 0;
+      return { confidence: conf, validated: valid };
+    },
+  },
+  {
+    entityType: 'CRYPTO',
+    ruleId: 'pii.crypto_eth',
+    pattern: '\\b0x[0-9a-fA-F]{40}\\b',
+    gate: (t) => t.raw.includes('0x'),
+    recognise: (m, raw) => {
+      const hex = m[0].slice(2);
+      const mixed = /[a-f]/.test(hex) && /[A-F]/.test(hex);
+      const context = near(raw, m.index, endOf(m), CRYPTO_CTX);
+      const conf = mixed ? (eip55Valid(m[0]) ? 0.95 : 0) : context ? 0.8 : 0.5;
+      return { confidence: conf, validated: mixed };
+    },
+  },
+  {
+    entityType: 'UK_NINO',
+    ruleId: 'pii.uk_nino',
+    pattern: '\\b[A-Z]{2} ?\\d{2} ?\\d{2} ?\\d{2} ?[A-D]\\b',
+    gate: (t) => t.shape.digits >= 6,
+    recognise: (m, raw) =>
+      ukNinoValid(m[0])
+        ? { confidence: near(raw, m.index, endOf(m), NINO_CTX) ? 0.9 : 0.6, validated: true }
+        : undefined,
+  },
+  {
+    entityType: 'ES_NIF',
+    ruleId: 'pii.es_nif',
+    pattern: '\\b[XYZ]?\\d{7,8}-?[A-Za-z]\\b',
+    gate: (t) => t.shape.maxDigitRun >= 7,
+    recognise: (m, raw) => {
+      const valid = esNifValid(m[0]);
+      const context = near(raw, m.index, endOf(m), NIF_CTX);
+      return { confidence: valid ? (context ? 0.95 : 0.75) : context ? 0.45 : 0, validated: valid };
+    },
+  },
+  {
+    entityType: 'IT_FISCAL_CODE',
+    ruleId: 'pii.it_fiscal_code',
+    pattern:
+      '\\b[A-Za-z]{6}[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{3}[A-Za-z]\\b',
+    gate: (t) => t.shape.digits > 0 && t.shape.maxAlnumRun >= 16,
+    recognise: (m, raw) => {
+      const valid = itFiscalCodeValid(m[0]);
+      const context = near(raw, m.index, endOf(m), CF_CTX);
+      return { confidence: valid ? 0.95 : context ? 0.45 : 0, validated: valid };
+    },
+  },
+  {
+    entityType: 'FI_PERSONAL_IDENTITY_CODE',
+    ruleId: 'pii.fi_personal_identity_code',
+    pattern: '\\b\\d{6}[-+A]\\d{3}[0-9A-Y]\\b',
+    gate: (t) => t.shape.maxDigitRun >= 6,
+    recognise: (m) => (fiPersonalIdValid(m[0]) ? { confidence: 0.9, validated: true } : undefined),
+  },
+  {
+    entityType: 'BR_CPF',
+    ruleId: 'pii.br_cpf',
+    pattern: '\\b\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}\\b',
+    gate: (t) => t.shape.digits >= 11,
+    recognise: (m) => (cpfValid(onlyDigits(m[0])) ? { confidence: 0.9, validated: true } : undefined),
+  },
+];
