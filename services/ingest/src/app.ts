@@ -6,7 +6,7 @@ import { Histogram, type Registry } from '@warden/shared/metrics';
 import { ApiError, validationError } from './errors';
 import { parseJsonBody } from './json-body';
 import type { Guards } from './guards';
-import { openApiPlugin } from './openapi';
+import { openApiPlugin } from './plugins/openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
 import { operationalRoutes } from './routes/operational';

@@ -6,9 +6,10 @@ import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import type { InteractionEnvelope, TopicEnvelope } from '@warden/shared/schemas/envelope';
 import { ApiError, errorStatus } from '../errors';
 import type { Caller, Guards } from '../guards';
-import { admitEvent, admitRecord, publishOrUnavailable, type Source } from '../intake';
+import { admitEvent, admitRecord, type Source } from '../admit';
 import { bodyText } from '../json-body';
 import type { EnvelopePublisher } from '../publish';
+import { publishOrUnavailable } from '../store';
 
 export const ErrorResponse = Type.Object(
   {

@@ -1,15 +1,13 @@
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { KafkaUnavailableError } from '@warden/shared/kafka/durable-writer';
 import {
   buildEnvelope,
   buildEventEnvelope,
   type EventEnvelope,
   type InteractionEnvelope,
-  type TopicEnvelope,
 } from '@warden/shared/schemas/envelope';
 import { InteractionRecord, liftMetadataIds, PlatformEvent } from '@warden/shared/schemas/interaction';
 import { ApiError, validationError } from './errors';
-import { storeRecordAsSent, type EnvelopePublisher } from './publish';
+import { storeRecordAsSent } from './publish';
 
 const checkRecord = TypeCompiler.Compile(InteractionRecord);
 const checkEvent = TypeCompiler.Compile(PlatformEvent);
@@ -82,27 +80,4 @@ export function admitRecord(
 export function admitEvent(raw: unknown, source: Source): EventEnvelope {
   if (!checkEvent.Check(raw)) throw validationError(checkEvent.Errors(raw));
   return buildEventEnvelope(raw, source);
-}
-
-/** Retry-After for a Kafka outage: long enough for a broker restart, short enough to catch up. */
-const kafkaRetryAfterSeconds = 5;
-
-/** Publishes and maps "Kafka did not acknowledge" to 503 with Retry-After: never a 200. */
-export async function publishOrUnavailable(
-  publisher: EnvelopePublisher,
-  envelopes: TopicEnvelope[],
-): Promise<void> {
-  try {
-    await publisher.publish(envelopes);
-  } catch (err) {
-    if (err instanceof KafkaUnavailableError) {
-      throw new ApiError(
-        'SERVICE_UNAVAILABLE',
-        'The record could not be stored right now and was not accepted. Retry with backoff.',
-        undefined,
-        { 'retry-after': String(kafkaRetryAfterSeconds) },
-      );
-    }
-    throw err;
-  }
 }
