@@ -44,7 +44,9 @@ export function admitRecord(
     text?: string;
   },
 ): InteractionEnvelope {
-  // A record inside a body no larger than the limit cannot exceed it: skip serialising it again.
+  // A record inside a body no larger than the limit is taken to fit it, without serialising it again.
+  // (Only a number spelled shorter than JSON.stringify writes it, like `1e20`, breaks this: see
+  // fast-paths.test.ts.)
   const bytes =
     opts.bodyBytes !== undefined && opts.bodyBytes <= opts.maxRecordBytes
       ? 0
