@@ -3,8 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
-import { redisGuards, type RedisGuards } from '../services/ingest/src/redis-guards';
-import type { EnvelopePublisher } from '../services/ingest/src/publish';
+import { redisGuards, type EnvelopePublisher, type RedisGuards } from '@warden/ingest';
 import { endpoints, ensureTestTopics, startIngest, uniqueName, type RunningIngest } from './support/pipeline';
 
 const quiet = createLogger('test');

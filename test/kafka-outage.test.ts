@@ -7,9 +7,7 @@ import { ensureTopics, topics } from '@warden/shared/kafka/topics';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { startKafka, stopProcess, waitForKafka } from '@warden/cli';
-import { buildApp } from '../services/ingest/src/app';
-import { openGuards } from '../services/ingest/src/guards';
-import { kafkaPublisher } from '../services/ingest/src/publish';
+import { buildApp, kafkaPublisher, openGuards } from '@warden/ingest';
 
 /**
  * A private broker that this test stops and restarts: while it is down ingest answers 503 with

@@ -9,9 +9,13 @@ import { ensureTopics, topics } from '@warden/shared/kafka/topics';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
-import { buildApp, type IngestDeps } from '../../services/ingest/src/app';
-import { openGuards } from '../../services/ingest/src/guards';
-import { kafkaPublisher, type EnvelopePublisher } from '../../services/ingest/src/publish';
+import {
+  buildApp,
+  kafkaPublisher,
+  openGuards,
+  type EnvelopePublisher,
+  type IngestDeps,
+} from '@warden/ingest';
 import { SinkPipeline, type SinkOptions } from '../../services/sink/src/pipeline';
 
 /** Endpoints the global setup found or started. */

@@ -1,15 +1,14 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import type { TSchema } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
-import { ApiError, validationError } from './errors';
+import { ApiError } from './errors';
 import { parseJsonBody } from './json-body';
 import type { Guards } from './guards';
-import { openApiPlugin } from './openapi';
+import { openApiPlugin } from './plugins/openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
 import { operationalRoutes } from './routes/operational';
+import { typeBoxValidatorCompiler } from './validation';
 
 export interface IngestLimits {
   /** Largest request body, in bytes (batch requests). */
@@ -70,11 +69,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   });
 
   // TypeBox is the single source of validation; its errors become the contract's error bodies.
-  app.setValidatorCompiler(({ schema }) => {
-    const check = TypeCompiler.Compile(schema as TSchema);
-    return (data: unknown) =>
-      check.Check(data) ? { value: data } : { error: validationError(check.Errors(data)) };
-  });
+  app.setValidatorCompiler(typeBoxValidatorCompiler);
 
   const latency = new Histogram({
     name: 'warden_http_request_duration_seconds',

@@ -24,7 +24,7 @@ export function bodyText(value: unknown): string | undefined {
  * its name is spelled out, and nesting needs one bracket per level: text that has none of these
  * needs no walk.
  */
-function plainlySafe(text: string, maxDepth: number): boolean {
+export function plainlySafe(text: string, maxDepth: number): boolean {
   if (
     text.includes('\\u') ||
     text.includes('__proto__') ||
@@ -42,7 +42,6 @@ function plainlySafe(text: string, maxDepth: number): boolean {
 /**
  * Parses a request body and rejects what JSON.parse accepts but Warden must not store: nesting
  * deeper than the limit, prototype-pollution keys, NUL characters and lone UTF-16 surrogates.
- * The walk is iterative so a hostile depth cannot overflow the stack.
  */
 export function parseJsonBody(text: string, limits: JsonBodyLimits): unknown {
   let value: unknown;
@@ -52,7 +51,15 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): unknown {
     throw new ApiError('INVALID_REQUEST', `The request body is not valid JSON: ${(err as Error).message}.`);
   }
   if (typeof value === 'object' && value !== null) texts.set(value, text);
-  if (plainlySafe(text, limits.maxDepth)) return value;
+  if (!plainlySafe(text, limits.maxDepth)) checkJsonValue(value, limits);
+  return value;
+}
+
+/**
+ * The full check of a parsed body, skipped for plainly safe text (fast-paths.test.ts proves the skip
+ * changes no verdict). The walk is iterative so a hostile depth cannot overflow the stack.
+ */
+export function checkJsonValue(value: unknown, limits: JsonBodyLimits): void {
   // Paths are built only for an error: each stack entry points at its parent (hot path, no strings).
   const stack: Node[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
   while (stack.length > 0) {
@@ -91,7 +98,6 @@ export function parseJsonBody(text: string, limits: JsonBodyLimits): unknown {
       stack.push(child);
     }
   }
-  return value;
 }
 
 interface Node {

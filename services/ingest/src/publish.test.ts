@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liftMetadataIds } from '@warden/shared/schemas/interaction';
-import { admitRecord } from './intake';
+import { admitRecord } from './admit';
 import { envelopeMessage } from './publish';
 
 const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };

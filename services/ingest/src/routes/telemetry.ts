@@ -1,71 +1,31 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { requestFingerprint, validateIdempotencyKey } from '@warden/shared/idempotency/index';
-import { normalizePlatformPayload, platforms, type Platform } from '@warden/shared/platforms/index';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { normalizePlatformPayload } from '@warden/shared/platforms/index';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import type { InteractionEnvelope, TopicEnvelope } from '@warden/shared/schemas/envelope';
-import { ApiError, errorStatus } from '../errors';
+import { admitEvent, admitRecord, checkedRecord, type Source } from '../admit';
+import { ApiError } from '../errors';
 import type { Caller, Guards } from '../guards';
-import { admitEvent, admitRecord, publishOrUnavailable, type Source } from '../intake';
 import { bodyText } from '../json-body';
+import { authPlugin } from '../plugins/auth';
+import { idempotencyPlugin } from '../plugins/idempotency';
+import { rateLimitPlugin } from '../plugins/rate-limit';
 import type { EnvelopePublisher } from '../publish';
-
-export const ErrorResponse = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.Union(Object.keys(errorStatus).map((c) => Type.Literal(c))),
-      message: Type.String(),
-      details: Type.Optional(
-        Type.Object({
-          field: Type.Optional(Type.String()),
-          expected: Type.Optional(Type.String()),
-          received: Type.Optional(Type.String()),
-        }),
-      ),
-    }),
-  },
-  { $id: 'Error' },
-);
-
-export const IngestSuccess = Type.Object(
-  {
-    status: Type.Literal('success'),
-    message: Type.String(),
-    agentId: Type.String(),
-    interactionId: Type.String({
-      description: 'UUIDv7 assigned to the stored interaction (or the client-supplied id).',
-    }),
-    kind: Type.Optional(Type.Union([Type.Literal('interaction'), Type.Literal('event')])),
-  },
-  { $id: 'IngestSuccess' },
-);
-export type IngestSuccess = Static<typeof IngestSuccess>;
-
-const BatchItem = Type.Union([
-  Type.Object({
-    index: Type.Integer(),
-    status: Type.Literal('accepted'),
-    interactionId: Type.String(),
-    agentId: Type.String(),
-  }),
-  Type.Object({
-    index: Type.Integer(),
-    status: Type.Literal('rejected'),
-    error: ErrorResponse.properties.error,
-  }),
-]);
-
-export const BatchResult = Type.Object(
-  {
-    status: Type.Union([Type.Literal('success'), Type.Literal('partial')]),
-    message: Type.String(),
-    accepted: Type.Integer(),
-    rejected: Type.Integer(),
-    results: Type.Array(BatchItem),
-  },
-  { $id: 'BatchResult' },
-);
-type BatchResult = Static<typeof BatchResult>;
+import {
+  BatchBody,
+  BatchEnvelope,
+  BatchResult,
+  commonErrors,
+  DeliveryQuery,
+  errorResponses,
+  IdempotencyHeaders,
+  IngestSuccess,
+  PlatformBody,
+  PlatformParams,
+  security,
+} from '../schemas';
+import { publishOrUnavailable } from '../store';
+import { validatingBodyWith } from '../validation';
 
 export interface TelemetryOptions {
   publisher: EnvelopePublisher;
@@ -75,96 +35,25 @@ export interface TelemetryOptions {
   maxBatchBytes: number;
 }
 
-const errorResponses = (codes: number[]) =>
-  Object.fromEntries(codes.map((c) => [c, { ...ErrorResponse, description: describeStatus(c) }])) as Record<
-    number,
-    TSchema
-  >;
+/** Content-Length, when the client sent one: lets small bodies skip a per-record size check. */
+const bodyBytes = (req: FastifyRequest) => {
+  const n = Number(req.headers['content-length']);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+};
 
-function describeStatus(status: number): string {
-  const codes = Object.entries(errorStatus)
-    .filter(([, s]) => s === status)
-    .map(([c]) => c);
-  return codes.join(', ');
-}
-
-const commonErrors = [400, 401, 403, 409, 413, 415, 429, 500, 503];
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
-const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      description: 'Retries with the same key within 24 h return the first answer and store nothing new.',
-    }),
-  ),
+const source = (req: FastifyRequest, endpoint: string, platform: string): Source => ({
+  accountId: req.caller.accountId,
+  endpoint,
+  platform,
 });
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    caller?: Caller;
-  }
-}
-
-export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app, opts) => {
+export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = async (app, opts) => {
   const { guards, publisher } = opts;
 
-  // Authentication and the rate limit run before the body is read: a refused caller costs little.
-  app.addHook('onRequest', async (req, reply) => {
-    req.caller = await guards.authenticate(req, 'ingest');
-    await guards.rateLimit(req.caller, reply, 1);
-  });
-
-  /** Runs `handle` at most once per Idempotency-Key; a retry gets the stored first answer. */
-  async function idempotent<T>(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    handle: () => Promise<{ status: number; body: T }>,
-  ): Promise<FastifyReply> {
-    const caller = req.caller!;
-    const header = req.headers['idempotency-key'];
-    const key = typeof header === 'string' ? header.trim() : undefined;
-    if (key === undefined) {
-      const answer = await handle();
-      return reply.code(answer.status).send(answer.body);
-    }
-    try {
-      validateIdempotencyKey(key);
-    } catch (err) {
-      throw new ApiError('INVALID_REQUEST', (err as Error).message, {
-        field: 'Idempotency-Key',
-        expected: '1-255 printable ASCII characters',
-        received: `${key.length} characters`,
-      });
-    }
-    const fingerprint = requestFingerprint(`${req.url}\u0000${JSON.stringify(req.body)}`);
-    const claim = await guards.claimIdempotency(caller, key, fingerprint);
-    if (claim.state === 'replay') {
-      return reply.code(claim.answer.status).header('idempotent-replayed', 'true').send(claim.answer.body);
-    }
-    if (claim.state === 'in_progress') {
-      throw new ApiError(
-        'IDEMPOTENCY_CONFLICT',
-        'A request with this Idempotency-Key is still being processed; retry shortly.',
-        undefined,
-        {
-          'retry-after': '1',
-        },
-      );
-    }
-    if (claim.state === 'mismatch') {
-      throw new ApiError(
-        'IDEMPOTENCY_CONFLICT',
-        'This Idempotency-Key was already used with a different request body; use a new key.',
-      );
-    }
-    try {
-      const answer = await handle();
-      await guards.completeIdempotency(caller, key, claim.token, answer, fingerprint);
-      return reply.code(answer.status).send(answer.body);
-    } catch (err) {
-      await guards.abandonIdempotency(caller, key, claim.token).catch(() => undefined);
-      throw err;
-    }
-  }
+  // Authentication, then the rate limit, before the body is read; then Idempotency-Key per route.
+  await app.register(authPlugin, { guards, scope: 'ingest' });
+  await app.register(rateLimitPlugin, { guards });
+  await app.register(idempotencyPlugin, { guards });
 
   async function acceptOne(caller: Caller, envelope: TopicEnvelope, kind: 'interaction' | 'event') {
     const agentId = 'record' in envelope ? envelope.record.agentId : envelope.event.agentId;
@@ -181,18 +70,6 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
     return { status: 200, body };
   }
 
-  /** Content-Length, when the client sent one: lets small bodies skip a per-record size check. */
-  const bodyBytes = (req: FastifyRequest) => {
-    const n = Number(req.headers['content-length']);
-    return Number.isFinite(n) && n > 0 ? n : undefined;
-  };
-
-  const source = (req: FastifyRequest, endpoint: string, platform: string): Source => ({
-    accountId: req.caller!.accountId,
-    endpoint,
-    platform,
-  });
-
   app.post(
     '/telemetry/ingest',
     {
@@ -203,16 +80,14 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
         tags: ['telemetry'],
         security,
         headers: IdempotencyHeaders,
-        // Validation happens in admitRecord so single and batch records share one path.
-        body: Type.Unsafe<InteractionRecord>({ ...InteractionRecord, $id: undefined }),
+        body: InteractionRecord,
         response: { 200: IngestSuccess, ...errorResponses(commonErrors) },
       },
-      validatorCompiler: () => (data) => ({ value: data }),
     },
     async (req, reply) =>
-      idempotent(req, reply, () =>
+      reply.idempotent(() =>
         acceptOne(
-          req.caller!,
+          req.caller,
           admitRecord(req.body, source(req, '/telemetry/ingest', 'custom'), {
             maxRecordBytes: opts.maxRecordBytes,
             bodyBytes: bodyBytes(req),
@@ -235,28 +110,26 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
         tags: ['telemetry'],
         security,
         headers: IdempotencyHeaders,
-        body: Type.Object({
-          interactions: Type.Array(Type.Unknown(), {
-            minItems: 1,
-            maxItems: opts.maxBatchRecords,
-            description: 'Interaction records.',
-          }),
-        }),
+        body: BatchBody(opts.maxBatchRecords),
         response: { 200: BatchResult, 207: BatchResult, ...errorResponses(commonErrors) },
       },
+      // The body validator checks the envelope; each record is checked in the handler (see BatchBody).
+      validatorCompiler: validatingBodyWith(BatchEnvelope(opts.maxBatchRecords)),
     },
     async (req, reply) =>
-      idempotent(req, reply, async () => {
-        const caller = req.caller!;
-        const { interactions } = req.body as { interactions: unknown[] };
+      reply.idempotent(async () => {
+        const caller = req.caller;
+        // Items are checked one by one below: until then they are only what JSON gave.
+        const interactions: readonly unknown[] = req.body.interactions;
         const src = source(req, '/telemetry/batch', 'custom');
         const results: BatchResult['results'] = [];
         const accepted: InteractionEnvelope[] = [];
         for (let index = 0; index < interactions.length; index++) {
           try {
-            const envelope = admitRecord(interactions[index], src, {
+            const fieldPrefix = `interactions[${index}]`;
+            const envelope = admitRecord(checkedRecord(interactions[index], fieldPrefix), src, {
               maxRecordBytes: opts.maxRecordBytes,
-              fieldPrefix: `interactions[${index}]`,
+              fieldPrefix,
               bodyBytes: bodyBytes(req),
             });
             await guards.admitAgent(caller, envelope.record.agentId);
@@ -298,29 +171,22 @@ export const telemetryRoutes: FastifyPluginAsync<TelemetryOptions> = async (app,
         tags: ['integrations'],
         security,
         headers: IdempotencyHeaders,
-        params: Type.Object({ platform: Type.Union(platforms.map((p) => Type.Literal(p))) }),
-        querystring: Type.Object({ agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })) }),
-        body: Type.Object(
-          {},
-          { additionalProperties: true, description: 'Canonical record or the platform’s native payload.' },
-        ),
+        params: PlatformParams,
+        querystring: DeliveryQuery,
+        body: PlatformBody,
         response: { 200: IngestSuccess, ...errorResponses(commonErrors) },
       },
     },
     async (req, reply) =>
-      idempotent(req, reply, async () => {
-        const { platform } = req.params as { platform: Platform };
-        const normalized = normalizePlatformPayload(
-          platform,
-          req.body as Record<string, unknown>,
-          req.query as { agentId?: string },
-        );
+      reply.idempotent(async () => {
+        const { platform } = req.params;
+        const normalized = normalizePlatformPayload(platform, req.body, req.query);
         const src = source(req, `/integrations/${platform}/telemetry`, platform);
         if (normalized.kind === 'event')
-          return acceptOne(req.caller!, admitEvent(normalized.event, src), 'event');
+          return acceptOne(req.caller, admitEvent(normalized.event, src), 'event');
         return acceptOne(
-          req.caller!,
-          admitRecord(normalized.record, src, {
+          req.caller,
+          admitRecord(checkedRecord(normalized.record), src, {
             maxRecordBytes: opts.maxRecordBytes,
             bodyBytes: bodyBytes(req),
           }),

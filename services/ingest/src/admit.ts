@@ -1,18 +1,15 @@
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { KafkaUnavailableError } from '@warden/shared/kafka/durable-writer';
 import {
   buildEnvelope,
   buildEventEnvelope,
   type EventEnvelope,
   type InteractionEnvelope,
-  type TopicEnvelope,
 } from '@warden/shared/schemas/envelope';
-import { InteractionRecord, liftMetadataIds, PlatformEvent } from '@warden/shared/schemas/interaction';
+import { liftMetadataIds, PlatformEvent, type InteractionRecord } from '@warden/shared/schemas/interaction';
 import { ApiError, validationError } from './errors';
-import { storeRecordAsSent, type EnvelopePublisher } from './publish';
+import { storeRecordAsSent } from './publish';
+import { compiledCheck, recordCheck } from './validation';
 
-const checkRecord = TypeCompiler.Compile(InteractionRecord);
-const checkEvent = TypeCompiler.Compile(PlatformEvent);
+const eventCheck = compiledCheck(PlatformEvent);
 
 /** A client may name its own interaction id (for idempotent retries); it must be a safe token. */
 const clientIdPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
@@ -23,9 +20,21 @@ export interface Source {
   platform: string;
 }
 
-/** Validates one record (schema, size, client id) and wraps it in its envelope; throws ApiError. */
+/**
+ * The schema check of a record that did not arrive as a route's whole body (batch items, platform
+ * payloads): the route validator's own compiled check, its errors named under `fieldPrefix`.
+ */
+export function checkedRecord(raw: unknown, fieldPrefix?: string): InteractionRecord {
+  if (!recordCheck.Check(raw)) throw validationError(recordCheck.Errors(raw), fieldPrefix);
+  return raw;
+}
+
+/**
+ * Admits one schema-valid record (size, client id) and wraps it in its envelope; throws ApiError.
+ * The schema was checked before: by the route's body validator or by checkedRecord.
+ */
 export function admitRecord(
-  raw: unknown,
+  raw: InteractionRecord,
   source: Source,
   opts: {
     maxRecordBytes: number;
@@ -35,8 +44,9 @@ export function admitRecord(
     text?: string;
   },
 ): InteractionEnvelope {
-  if (!checkRecord.Check(raw)) throw validationError(checkRecord.Errors(raw), opts.fieldPrefix);
-  // A record inside a body no larger than the limit cannot exceed it: skip serialising it again.
+  // A record inside a body no larger than the limit is taken to fit it, without serialising it again.
+  // (Only a number spelled shorter than JSON.stringify writes it, like `1e20`, breaks this: see
+  // fast-paths.test.ts.)
   const bytes =
     opts.bodyBytes !== undefined && opts.bodyBytes <= opts.maxRecordBytes
       ? 0
@@ -80,29 +90,6 @@ export function admitRecord(
 }
 
 export function admitEvent(raw: unknown, source: Source): EventEnvelope {
-  if (!checkEvent.Check(raw)) throw validationError(checkEvent.Errors(raw));
+  if (!eventCheck.Check(raw)) throw validationError(eventCheck.Errors(raw));
   return buildEventEnvelope(raw, source);
-}
-
-/** Retry-After for a Kafka outage: long enough for a broker restart, short enough to catch up. */
-const kafkaRetryAfterSeconds = 5;
-
-/** Publishes and maps "Kafka did not acknowledge" to 503 with Retry-After: never a 200. */
-export async function publishOrUnavailable(
-  publisher: EnvelopePublisher,
-  envelopes: TopicEnvelope[],
-): Promise<void> {
-  try {
-    await publisher.publish(envelopes);
-  } catch (err) {
-    if (err instanceof KafkaUnavailableError) {
-      throw new ApiError(
-        'SERVICE_UNAVAILABLE',
-        'The record could not be stored right now and was not accepted. Retry with backoff.',
-        undefined,
-        { 'retry-after': String(kafkaRetryAfterSeconds) },
-      );
-    }
-    throw err;
-  }
 }

@@ -1,0 +1,324 @@
+import fc from 'fast-check';
+import { Value } from '@sinclair/typebox/value';
+import { describe, expect, it } from 'vitest';
+import { InteractionRecord } from '@warden/shared/schemas/interaction';
+import { admitRecord, checkedRecord } from './admit';
+import { ApiError, type ErrorBody } from './errors';
+import { checkJsonValue, parseJsonBody, plainlySafe } from './json-body';
+import { recordCheck, typeBoxValidatorCompiler } from './validation';
+
+/**
+ * Ingest's hand-written fast paths, each held to the full check it stands in for: the same bodies
+ * are accepted, and refused with the same error.
+ */
+
+type Verdict = 'accepted' | ErrorBody['error'];
+function verdict(run: () => unknown): Verdict {
+  try {
+    run();
+    return 'accepted';
+  } catch (err) {
+    if (err instanceof ApiError) return err.toBody().error;
+    throw err;
+  }
+}
+
+/** How a string is written in the JSON text: as JSON.stringify does, all as `\u` escapes, or with lone surrogates raw. */
+type Spelling = 'plain' | 'escaped' | 'raw';
+class Str {
+  constructor(
+    readonly value: string,
+    readonly spelling: Spelling,
+  ) {}
+}
+/** An object as written: keys in order, repeats and `__proto__` included. */
+class Entries {
+  constructor(readonly entries: Array<[Str, Node]>) {}
+}
+type Node = Str | number | boolean | null | Node[] | Entries;
+
+function quote({ value, spelling }: Str): string {
+  if (spelling === 'escaped') {
+    let out = '"';
+    for (let i = 0; i < value.length; i++) out += `\\u${value.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return `${out}"`;
+  }
+  const json = JSON.stringify(value);
+  if (spelling === 'plain') return json;
+  // A lone surrogate written as itself, as a JavaScript caller can (UTF-8 off the wire cannot).
+  return json.replace(/\\(?:u(d[89a-f][0-9a-f]{2})|.)/g, (escape: string, hex?: string) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : escape,
+  );
+}
+
+function write(node: Node, space: string): string {
+  if (node instanceof Str) return quote(node);
+  if (node instanceof Entries)
+    return `{${node.entries.map(([k, v]) => `${quote(k)}:${space}${write(v, space)}`).join(`,${space}`)}}`;
+  if (Array.isArray(node)) return `[${node.map((n) => write(n, space)).join(`,${space}`)}]`;
+  return JSON.stringify(node);
+}
+
+const tricky = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\ud83d\ude00',
+  '[[[[[[',
+  '{{{{',
+  'the constructor of the prototype',
+  '',
+);
+const spelled = (value: fc.Arbitrary<string>) =>
+  fc
+    .record({ value, spelling: fc.constantFrom<Spelling>('plain', 'plain', 'plain', 'escaped', 'raw') })
+    .map(({ value, spelling }) => new Str(value, spelling));
+const oddStr = spelled(
+  fc.oneof(
+    tricky,
+    fc.tuple(fc.string({ maxLength: 3 }), tricky, fc.string({ maxLength: 3 })).map((parts) => parts.join('')),
+  ),
+);
+const str = fc.oneof(
+  spelled(fc.string({ maxLength: 8 })),
+  spelled(fc.string({ maxLength: 4, unit: 'binary' })),
+  oddStr,
+);
+const key = fc.oneof(
+  str,
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'a').map((k) => new Str(k, 'plain')),
+);
+
+const { node } = fc.letrec<{ node: Node }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    str,
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((entries) => new Entries(entries)),
+  ),
+}));
+
+const plain = (s: string) => new Str(s, 'plain');
+
+/**
+ * A tree nested `levels` deep (what the depth limit is about), or a flat record with one odd string
+ * as a key or value (so that one NUL, surrogate or forbidden word is often all that is wrong).
+ */
+const body = fc.oneof(
+  fc
+    .record({ tree: node, levels: fc.nat(9), space: fc.constantFrom('', ' ', '\n  ') })
+    .map(({ tree, levels, space }) => {
+      let wrapped: Node = tree;
+      for (let i = 0; i < levels; i++) wrapped = i % 2 ? [wrapped] : new Entries([[plain('k'), wrapped]]);
+      return write(wrapped, space);
+    }),
+  fc
+    .record({ odd: oddStr, asKey: fc.boolean() })
+    .map(({ odd, asKey }) =>
+      write(
+        new Entries([
+          [plain('agentId'), plain('a')],
+          asKey ? [odd, 1] : [plain('prompt'), odd],
+          [plain('response'), plain('r')],
+        ]),
+        '',
+      ),
+    ),
+);
+
+describe('the plainly-safe skip of parseJsonBody', () => {
+  it('gives the verdict of the full walk for every body', () => {
+    let skipped = 0;
+    let refused = 0;
+    const runs = 1000;
+    fc.assert(
+      fc.property(body, fc.integer({ min: 1, max: 8 }), (text, maxDepth) => {
+        const limits = { maxDepth };
+        const fast = verdict(() => parseJsonBody(text, limits));
+        expect(fast).toEqual(verdict(() => checkJsonValue(JSON.parse(text), limits)));
+        if (plainlySafe(text, maxDepth)) skipped++;
+        if (fast !== 'accepted') refused++;
+      }),
+      { numRuns: runs },
+    );
+    // Both sides of the skip, and refusals, were exercised.
+    expect(skipped).toBeGreaterThan(runs / 10);
+    expect(skipped).toBeLessThan(runs - runs / 10);
+    expect(refused).toBeGreaterThan(runs / 10);
+  });
+});
+
+const anyJson = fc.jsonValue({ maxDepth: 2 });
+/** Mostly a value of the field's type, sometimes any JSON at all. */
+const mostly = <T>(valid: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: anyJson });
+
+const nearRecord = fc.record(
+  {
+    agentId: mostly(fc.string({ minLength: 1, maxLength: 260 })),
+    prompt: mostly(fc.string()),
+    response: mostly(fc.string()),
+    metadata: mostly(
+      fc.record(
+        {
+          temperature: mostly(fc.double({ noNaN: true, noDefaultInfinity: true })),
+          max_tokens: mostly(fc.integer({ min: -1, max: 9 })),
+          sessionId: mostly(fc.string()),
+          custom: anyJson,
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+    toolCalls: mostly(
+      fc.array(
+        fc.record(
+          {
+            name: mostly(fc.string({ minLength: 1 })),
+            input: anyJson,
+            execution_time_ms: mostly(fc.integer({ min: -1, max: 9 })),
+          },
+          { requiredKeys: ['name'] },
+        ),
+        { maxLength: 3 },
+      ),
+    ),
+    sessionId: mostly(fc.string({ minLength: 1, maxLength: 260 })),
+    chatflowId: mostly(fc.string({ minLength: 1 })),
+    extra: anyJson,
+  },
+  { requiredKeys: ['agentId', 'prompt', 'response'] },
+);
+/** Now and then one required field is missing. */
+const nearRecordMissing = fc
+  .tuple(
+    nearRecord,
+    fc.oneof(
+      fc.constant(undefined),
+      fc.constant(undefined),
+      fc.constantFrom('agentId', 'prompt', 'response'),
+    ),
+  )
+  .map(([raw, missing]) => {
+    if (missing) delete (raw as Record<string, unknown>)[missing];
+    return raw;
+  });
+
+describe('the record check', () => {
+  const bodyValidator = typeBoxValidatorCompiler({
+    schema: InteractionRecord,
+    method: 'POST',
+    url: '/api/v1/telemetry/ingest',
+    httpPart: 'body',
+  });
+
+  it('agrees with TypeBox on InteractionRecord, and the batch names fields under its item', () => {
+    let refused = 0;
+    const runs = 400;
+    fc.assert(
+      fc.property(nearRecordMissing, fc.nat(999), (raw, index) => {
+        // TypeBox's interpreter is the reference for the compiled check both routes use.
+        const valid = Value.Check(InteractionRecord, raw);
+        expect(recordCheck.Check(raw)).toBe(valid);
+        const single = bodyValidator(raw);
+        const prefix = `interactions[${index}]`;
+        const item = verdict(() => checkedRecord(raw, prefix));
+        if (valid) {
+          expect(single).toBe(true);
+          expect(item).toBe('accepted');
+          return;
+        }
+        refused++;
+        const error = (single as { error: ApiError }).error.toBody().error;
+        const field = error.details!.field!;
+        expect(item).toEqual({
+          ...error,
+          message: error.message.replace(field, `${prefix}.${field}`),
+          details: { ...error.details, field: `${prefix}.${field}` },
+        });
+      }),
+      { numRuns: runs },
+    );
+    expect(refused).toBeGreaterThan(runs / 10);
+    expect(refused).toBeLessThan(runs - runs / 10);
+  });
+});
+
+const record = fc.record(
+  {
+    agentId: fc.string({ minLength: 1, maxLength: 20 }),
+    prompt: fc.string({ maxLength: 200, unit: fc.constantFrom('a', 'é', '€', '😀', '"', '\\', '\n') }),
+    response: fc.string({ maxLength: 40 }),
+    metadata: fc.record(
+      { sessionId: fc.string({ maxLength: 8 }), tokens_used: fc.nat(), custom: anyJson },
+      { requiredKeys: [] },
+    ),
+    interactionId: fc.oneof(fc.constantFrom('client-1', 'has spaces'), fc.string({ maxLength: 4 })),
+  },
+  { requiredKeys: ['agentId', 'prompt', 'response'] },
+);
+
+/** The envelope without what differs on every call (the generated id unless the client named one, the time). */
+const envelopeVerdict = (run: () => ReturnType<typeof admitRecord>) => {
+  let envelope: ReturnType<typeof admitRecord> | undefined;
+  const v = verdict(() => (envelope = run()));
+  if (!envelope) return v;
+  const { receivedAt: _receivedAt, interactionId, ...rest } = envelope;
+  return { ...rest, interactionId: /^[0-9a-f-]{36}$/.test(interactionId) ? '(generated)' : interactionId };
+};
+
+describe('the size skip of admitRecord', () => {
+  // The skip holds for bodies spelled as JSON.stringify spells values, in any whitespace: those are
+  // what is generated here. (A number spelled shorter than JSON.stringify writes it, such as `1e20`,
+  // serialises longer than it was sent, and the skip does not account for that.)
+  const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };
+  const space = fc.constantFrom(undefined, 1, '\t');
+
+  it('admits and refuses a whole-body record as the full size check does', () => {
+    let skipped = 0;
+    let tooLarge = 0;
+    const runs = 300;
+    fc.assert(
+      fc.property(record, space, fc.integer({ min: 40, max: 700 }), (sent, indent, maxRecordBytes) => {
+        const text = JSON.stringify(sent, null, indent);
+        const bodyBytes = Buffer.byteLength(text);
+        const raw = JSON.parse(text) as InteractionRecord;
+        const fast = envelopeVerdict(() => admitRecord(raw, source, { maxRecordBytes, bodyBytes, text }));
+        expect(fast).toEqual(envelopeVerdict(() => admitRecord(raw, source, { maxRecordBytes })));
+        if (bodyBytes <= maxRecordBytes) skipped++;
+        if (typeof fast === 'object' && 'code' in fast && fast.code === 'PAYLOAD_TOO_LARGE') tooLarge++;
+      }),
+      { numRuns: runs },
+    );
+    expect(skipped).toBeGreaterThan(runs / 10);
+    expect(tooLarge).toBeGreaterThan(runs / 10);
+  });
+
+  it('admits and refuses each record of a batch as the full size check does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { minLength: 1, maxLength: 4 }),
+        space,
+        fc.integer({ min: 40, max: 1200 }),
+        (sent, indent, maxRecordBytes) => {
+          const text = JSON.stringify({ interactions: sent }, null, indent);
+          const bodyBytes = Buffer.byteLength(text);
+          const { interactions } = JSON.parse(text) as { interactions: InteractionRecord[] };
+          interactions.forEach((raw, index) => {
+            const opts = { maxRecordBytes, fieldPrefix: `interactions[${index}]` };
+            expect(envelopeVerdict(() => admitRecord(raw, source, { ...opts, bodyBytes }))).toEqual(
+              envelopeVerdict(() => admitRecord(raw, source, opts)),
+            );
+          });
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
