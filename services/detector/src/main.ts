@@ -1,4 +1,4 @@
-import { canariesFromEnv } from '@warden/shared/analysis/analyze';
+import { canariesFromEnv } from '@warden/shared/detectors/analyze';
 import { consumerStartsFromBeginning, intFromEnv, loadEndpoints, stringFromEnv } from '@warden/shared/config';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';

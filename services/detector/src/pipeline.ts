@@ -1,5 +1,5 @@
 import type { Consumer, EachBatchPayload, KafkaMessage, Message } from 'kafkajs';
-import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/analysis/analyze';
+import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/detectors/analyze';
 import { deadLetterMessage } from '@warden/shared/kafka/dlq';
 import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';

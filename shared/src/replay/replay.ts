@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { analyzeEnvelope, type AnalyzeOptions } from '../analysis/analyze';
+import { analyzeEnvelope, type AnalyzeOptions } from '../detectors/analyze';
 import { selectRows } from '../clickhouse/client';
 import { sqlIdentifier } from '../clickhouse/escape';
 import { rangeMs, timeFilter } from '../clickhouse/range';

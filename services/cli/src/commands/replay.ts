@@ -29,7 +29,7 @@ export function registerReplayCommands(program: Command): void {
     .action(async (opts: { from: string; to: string; dryRun?: boolean; pageSize?: number }) => {
       // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
       const { replayRange } = await import('@warden/shared/replay/replay');
-      const { canariesFromEnv } = await import('@warden/shared/analysis/analyze');
+      const { canariesFromEnv } = await import('@warden/shared/detectors/analyze');
       const endpoints = loadEndpoints();
       const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
       let stop = false;

@@ -1,13 +1,7 @@
-import {
-  analysisRow,
-  detectionRows,
-  eventRow,
-  interactionRow,
-  type EventEnvelope,
-} from '@warden/shared/clickhouse/rows';
+import { analysisRow, detectionRows, eventRow, interactionRow } from '@warden/shared/clickhouse/rows';
 import { topics } from '@warden/shared/kafka/topics';
 import type { DetectionAnalysis } from '@warden/shared/schemas/detection';
-import type { InteractionEnvelope } from '@warden/shared/schemas/envelope';
+import type { EventEnvelope, InteractionEnvelope } from '@warden/shared/schemas/envelope';
 import { JsonLines } from './batch';
 
 export interface TableRow {

@@ -1,22 +1,12 @@
-import { detectInteraction, detectorVersion, type DetectOptions } from '../detectors/index';
-import { DETECTION_SCHEMA_VERSION, type DetectionAnalysis, type Finding } from '../schemas/detection';
+import {
+  DETECTION_SCHEMA_VERSION,
+  type AnalysisMessage,
+  type DetectionAnalysis,
+  type Finding,
+  type ThreatAlert,
+} from '../schemas/detection';
 import type { InteractionEnvelope } from '../schemas/envelope';
-
-/** The contract's outgoing alert payload; attached to high and critical findings. */
-export interface ThreatAlert {
-  event: 'threat_detected';
-  interactionId: string;
-  agentId: string;
-  threatType: string;
-  severity: 'high' | 'critical';
-  timestamp: string;
-  details: { confidence: number; description: string; ruleId: string; field: string };
-}
-
-/** One message on `warden.detections.v1`: the analysis plus the alerts a thin sender forwards. */
-export interface AnalysisMessage extends DetectionAnalysis {
-  alerts: ThreatAlert[];
-}
+import { detectInteraction, detectorVersion, type DetectOptions } from './index';
 
 /** Per-agent canary tokens: `{"*": [...], "<agentId>": [...]}`. */
 export type CanaryConfig = Record<string, string[]>;
@@ -62,7 +52,7 @@ export function analyzeEnvelope(env: InteractionEnvelope, opts: AnalyzeOptions =
       agentId: r.agentId,
     },
     detectOptions,
-  ) as Finding[];
+  );
   const analysis: DetectionAnalysis = {
     schemaVersion: DETECTION_SCHEMA_VERSION,
     interactionId: env.interactionId,
