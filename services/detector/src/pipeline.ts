@@ -1,11 +1,10 @@
 import type { Consumer, EachBatchPayload, KafkaMessage, Message } from 'kafkajs';
+import { analysisMessage, deadLetterMessage, decodeEnvelope } from '@warden/shared/codec/index';
 import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/detectors/analyze';
-import { deadLetterMessage } from '@warden/shared/kafka/dlq';
 import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Histogram, type Registry } from '@warden/shared/metrics';
-import { decodeInteraction } from './steps/decode';
 
 export interface DetectorOptions {
   consumer: Consumer;
@@ -87,16 +86,17 @@ export class DetectorPipeline {
     const analyses: Message[] = [];
     const deadLetters: Message[] = [];
     for (const message of messages) {
-      const decoded = decodeInteraction(message.value);
-      if (decoded.kind === 'skip') continue;
-      if (decoded.kind === 'poison') {
+      const decoded = decodeEnvelope(message.value);
+      if (!decoded.ok) {
         deadLetters.push(this.deadLetter(topic, partition, message, decoded.reason, 'decode'));
         continue;
       }
+      // Platform lifecycle events carry no text to analyse; they are passed over.
+      if (!('record' in decoded.value)) continue;
       const started = performance.now();
       let analysis;
       try {
-        analysis = analyzeEnvelope(decoded.envelope, this.opts.analyze);
+        analysis = analyzeEnvelope(decoded.value, this.opts.analyze);
       } catch (err) {
         // A detector bug on one record must not stop the stream: park the record with the reason.
         deadLetters.push(
@@ -108,17 +108,7 @@ export class DetectorPipeline {
       this.m.analysed.inc();
       for (const f of analysis.findings)
         this.m.findings.inc({ threatType: f.threatType, severity: f.severity });
-      analyses.push({
-        key: message.key,
-        value: JSON.stringify(analysis),
-        headers: {
-          'account-id': analysis.accountId,
-          'agent-id': analysis.agentId,
-          'interaction-id': analysis.interactionId,
-          'detector-version': analysis.detectorVersion,
-          'finding-count': String(analysis.findings.length),
-        },
-      });
+      analyses.push(analysisMessage(analysis, message.key));
     }
     return { analyses, deadLetters };
   }

@@ -9,7 +9,8 @@ import {
 } from '@warden/shared/schemas/envelope';
 import { InteractionRecord, liftMetadataIds, PlatformEvent } from '@warden/shared/schemas/interaction';
 import { ApiError, validationError } from './errors';
-import { storeRecordAsSent, type EnvelopePublisher } from './publish';
+import { storeRecordAsSent } from '@warden/shared/codec/index';
+import type { EnvelopePublisher } from './publish';
 
 const checkRecord = TypeCompiler.Compile(InteractionRecord);
 const checkEvent = TypeCompiler.Compile(PlatformEvent);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
 import { sqlIdentifier } from '@warden/shared/clickhouse/escape';
-import { deadLetterMessage } from '@warden/shared/kafka/dlq';
+import { deadLetterMessage } from '@warden/shared/codec/index';
 import { topics } from '@warden/shared/kafka/topics';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Gauge, Histogram, type Registry } from '@warden/shared/metrics';

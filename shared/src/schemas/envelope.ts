@@ -83,22 +83,3 @@ export function buildEventEnvelope(
     event,
   };
 }
-
-const subject = (env: TopicEnvelope) => ('record' in env ? env.record : env.event);
-
-/** Partition key: one conversation stays ordered, load spreads across conversations. */
-export function partitionKey(env: TopicEnvelope): string {
-  const r = subject(env);
-  return `${env.accountId}:${r.conversationId ?? r.sessionId ?? env.interactionId}`;
-}
-
-/** Headers let consumers route without parsing the value. */
-export function envelopeHeaders(env: TopicEnvelope): Record<string, string> {
-  return {
-    'account-id': env.accountId,
-    'agent-id': subject(env).agentId,
-    'interaction-id': env.interactionId,
-    'schema-version': String(env.schemaVersion),
-    'received-at': env.receivedAt,
-  };
-}

@@ -1,7 +1,6 @@
+import { decodeAnalysis, decodeEnvelope } from '@warden/shared/codec/index';
 import { analysisRow, detectionRows, eventRow, interactionRow } from '@warden/shared/clickhouse/rows';
 import { topics } from '@warden/shared/kafka/topics';
-import type { DetectionAnalysis } from '@warden/shared/schemas/detection';
-import type { EventEnvelope, InteractionEnvelope } from '@warden/shared/schemas/envelope';
 import { JsonLines } from './batch';
 
 export interface TableRow {
@@ -11,74 +10,41 @@ export interface TableRow {
 
 export type Decoded = { ok: true; rows: TableRow[] } | { ok: false; reason: string };
 
-/** A message that can never become rows: it goes to the DLQ with this reason. */
-class PoisonMessage extends Error {}
-
-function parse(value: Buffer | null): Record<string, unknown> {
-  if (!value || value.length === 0) throw new PoisonMessage('empty message value');
-  let parsed: unknown;
+/** Rows from a decoded value; a value the row builders still refuse is poison too, with their reason. */
+function rowsOf(build: () => TableRow[]): Decoded {
   try {
-    parsed = JSON.parse(value.toString('utf8'));
+    return { ok: true, rows: build() };
   } catch (err) {
-    throw new PoisonMessage(`value is not JSON: ${(err as Error).message}`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new PoisonMessage('value is not a JSON object');
-  }
-  return parsed as Record<string, unknown>;
-}
-
-function requireIds(msg: Record<string, unknown>): void {
-  if (typeof msg.interactionId !== 'string' || typeof msg.accountId !== 'string') {
-    throw new PoisonMessage('message lacks interactionId or accountId');
-  }
-  if (Number.isNaN(Date.parse(String(msg.receivedAt))))
-    throw new PoisonMessage('message has no valid receivedAt');
-}
-
-/** The interactions topic carries interaction envelopes and platform lifecycle event envelopes. */
-function interactionTopicRows(msg: Record<string, unknown>): TableRow[] {
-  requireIds(msg);
-  const event = msg.event as Record<string, unknown> | undefined;
-  if (event && !msg.record) {
-    if (typeof event.agentId !== 'string' || typeof event.eventType !== 'string') {
-      throw new PoisonMessage('event envelope lacks agentId or eventType');
-    }
-    return [{ table: 'events', row: eventRow(msg as unknown as EventEnvelope) }];
-  }
-  const record = msg.record as Record<string, unknown> | undefined;
-  if (!record || typeof record.agentId !== 'string' || typeof record.prompt !== 'string') {
-    throw new PoisonMessage('envelope lacks a record with agentId and prompt');
-  }
-  return [{ table: 'interactions', row: interactionRow(msg as unknown as InteractionEnvelope) }];
-}
-
-/** One analysis: a row for the analysis itself (also when clean) and one per finding. */
-function detectionTopicRows(msg: Record<string, unknown>): TableRow[] {
-  requireIds(msg);
-  if (!Array.isArray(msg.findings) || typeof msg.detectorVersion !== 'string') {
-    throw new PoisonMessage('analysis lacks findings or detectorVersion');
-  }
-  if (Number.isNaN(Date.parse(String(msg.analyzedAt))))
-    throw new PoisonMessage('analysis has no valid analyzedAt');
-  const analysis = msg as unknown as DetectionAnalysis;
-  return [
-    { table: 'analyses', row: analysisRow(analysis) },
-    ...detectionRows(analysis).map((row) => ({ table: 'detections', row })),
-  ];
-}
-
-/** Turns one Kafka message into the ClickHouse rows it stands for. Pure: no I/O. */
-export function decodeMessage(topic: string, value: Buffer | null): Decoded {
-  try {
-    const msg = parse(value);
-    if (topic === topics.interactions) return { ok: true, rows: interactionTopicRows(msg) };
-    if (topic === topics.detections) return { ok: true, rows: detectionTopicRows(msg) };
-    return { ok: false, reason: `the sink does not read topic ${topic}` };
-  } catch (err) {
-    if (err instanceof PoisonMessage) return { ok: false, reason: err.message };
     return { ok: false, reason: `could not map to rows: ${(err as Error).message}` };
   }
+}
+
+/**
+ * Turns one Kafka message into the ClickHouse rows it stands for: an interaction or a lifecycle
+ * event envelope into its row; an analysis into a row for the analysis itself (also when clean)
+ * and one per finding. Pure: no I/O.
+ */
+export function decodeMessage(topic: string, value: Buffer | null): Decoded {
+  if (topic === topics.interactions) {
+    const decoded = decodeEnvelope(value);
+    if (!decoded.ok) return decoded;
+    const env = decoded.value;
+    return rowsOf(() =>
+      'record' in env
+        ? [{ table: 'interactions', row: interactionRow(env) }]
+        : [{ table: 'events', row: eventRow(env) }],
+    );
+  }
+  if (topic === topics.detections) {
+    const decoded = decodeAnalysis(value);
+    if (!decoded.ok) return decoded;
+    const analysis = decoded.value;
+    return rowsOf(() => [
+      { table: 'analyses', row: analysisRow(analysis) },
+      ...detectionRows(analysis).map((row) => ({ table: 'detections', row })),
+    ]);
+  }
+  return { ok: false, reason: `the sink does not read topic ${topic}` };
 }
 
 /** A run of one partition's messages as JSONEachRow lines per table, and the messages that are poison. */
