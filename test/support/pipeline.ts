@@ -5,6 +5,7 @@ import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhou
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { loadEndpoints, type Endpoints } from '@warden/shared/config';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
+import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topics } from '@warden/shared/kafka/topics';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
@@ -105,12 +106,13 @@ export async function startSink(
     maxWaitTimeInMs: 100,
   });
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-  const dlqProducer = createDurableProducer(kafka);
-  await dlqProducer.connect();
+  const producer = createDurableProducer(kafka);
+  await producer.connect();
+  const writer = new DurableWriter(producer, { timeoutMs: 10_000 });
   const clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
   const pipeline = new SinkPipeline({
     consumer,
-    dlqProducer,
+    writer,
     clickhouse,
     database: db,
     groupId,
@@ -128,7 +130,8 @@ export async function startSink(
     groupId,
     stop: async () => {
       await pipeline.stop();
-      await dlqProducer.disconnect();
+      await writer.drain();
+      await producer.disconnect();
       await clickhouse.close();
     },
   };

@@ -1,3 +1,4 @@
+import type { CanaryConfig } from '../config';
 import {
   DETECTION_SCHEMA_VERSION,
   type AnalysisMessage,
@@ -7,9 +8,6 @@ import {
 } from '../schemas/detection';
 import type { InteractionEnvelope } from '../schemas/envelope';
 import { detectInteraction, detectorVersion, type DetectOptions } from './index';
-
-/** Per-agent canary tokens: `{"*": [...], "<agentId>": [...]}`. */
-export type CanaryConfig = Record<string, string[]>;
 
 export interface AnalyzeOptions {
   canaries?: CanaryConfig;
@@ -69,26 +67,4 @@ export function analyzeEnvelope(env: InteractionEnvelope, opts: AnalyzeOptions =
   };
   const alerts = findings.map((f) => alertFor(f, analysis)).filter((x): x is ThreatAlert => x !== undefined);
   return { ...analysis, alerts };
-}
-
-/** Reads canaries from `WARDEN_CANARIES` (JSON object of agentId or "*" to token lists). */
-export function canariesFromEnv(raw: string | undefined): CanaryConfig {
-  if (!raw?.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error('WARDEN_CANARIES must be JSON such as {"*":["canary-123"],"support-bot":["cn-9f2"]}');
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error('WARDEN_CANARIES must be a JSON object of agentId (or "*") to a list of tokens');
-  }
-  const out: CanaryConfig = {};
-  for (const [agent, tokens] of Object.entries(parsed)) {
-    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t.length >= 6)) {
-      throw new Error(`WARDEN_CANARIES["${agent}"] must be a list of strings of at least 6 characters`);
-    }
-    out[agent] = tokens;
-  }
-  return out;
 }

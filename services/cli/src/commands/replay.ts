@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
-import { clickhouseDatabase, intFromEnv, loadEndpoints } from '@warden/shared/config';
+import { canariesFromEnv, clickhouseDatabase, intFromEnv, loadEndpoints } from '@warden/shared/config';
 import type { ReplayProgress } from '@warden/shared/replay/replay';
 
 const isoTime = (label: string) => (v: string) => {
@@ -29,7 +29,6 @@ export function registerReplayCommands(program: Command): void {
     .action(async (opts: { from: string; to: string; dryRun?: boolean; pageSize?: number }) => {
       // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
       const { replayRange } = await import('@warden/shared/replay/replay');
-      const { canariesFromEnv } = await import('@warden/shared/detectors/analyze');
       const endpoints = loadEndpoints();
       const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
       let stop = false;
