@@ -8,8 +8,8 @@ import { topics } from '@warden/shared/kafka/topics';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Gauge, Histogram, type Registry } from '@warden/shared/metrics';
 import { RowBatch } from './steps/batch';
-import type { DecodedRun } from './steps/decode';
-import { inlineDecoder, ThreadDecoder, type RunDecoder } from './steps/decoder';
+import { inlineDecoder, ThreadDecoder, type RunDecoder } from './steps/decode-threads';
+import type { RunRows } from './steps/rows';
 import { insertRows, WriteAborted, type RejectedRow } from './steps/write';
 
 export interface SinkOptions {
@@ -201,7 +201,7 @@ export class SinkPipeline {
   }
 
   /** Adds a decoded run to the batch, its poison messages to the DLQ first, and flushes on size. */
-  private async append(run: Run, messages: KafkaMessage[], decoded: Promise<DecodedRun>): Promise<void> {
+  private async append(run: Run, messages: KafkaMessage[], decoded: Promise<RunRows>): Promise<void> {
     try {
       const { tables, failures } = await decoded;
       // Rewound meanwhile: the run is read again from Kafka.

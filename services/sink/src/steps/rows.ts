@@ -1,4 +1,4 @@
-import { decodeAnalysis, decodeEnvelope } from '@warden/shared/codec/index';
+import { decodeAnalysis, decodeEnvelope, type Decoded } from '@warden/shared/codec/index';
 import { analysisRow, detectionRows, eventRow, interactionRow } from '@warden/shared/clickhouse/rows';
 import { topics } from '@warden/shared/kafka/topics';
 import { JsonLines } from './batch';
@@ -8,12 +8,10 @@ export interface TableRow {
   row: object;
 }
 
-export type Decoded = { ok: true; rows: TableRow[] } | { ok: false; reason: string };
-
 /** Rows from a decoded value; a value the row builders still refuse is poison too, with their reason. */
-function rowsOf(build: () => TableRow[]): Decoded {
+function rowsOf(build: () => TableRow[]): Decoded<TableRow[]> {
   try {
-    return { ok: true, rows: build() };
+    return { ok: true, value: build() };
   } catch (err) {
     return { ok: false, reason: `could not map to rows: ${(err as Error).message}` };
   }
@@ -24,7 +22,7 @@ function rowsOf(build: () => TableRow[]): Decoded {
  * event envelope into its row; an analysis into a row for the analysis itself (also when clean)
  * and one per finding. Pure: no I/O.
  */
-export function decodeMessage(topic: string, value: Buffer | null): Decoded {
+export function messageRows(topic: string, value: Buffer | null): Decoded<TableRow[]> {
   if (topic === topics.interactions) {
     const decoded = decodeEnvelope(value);
     if (!decoded.ok) return decoded;
@@ -48,7 +46,7 @@ export function decodeMessage(topic: string, value: Buffer | null): Decoded {
 }
 
 /** A run of one partition's messages as JSONEachRow lines per table, and the messages that are poison. */
-export interface DecodedRun {
+export interface RunRows {
   tables: Array<{ table: string; chunks: Uint8Array[]; rows: number }>;
   failures: Array<{ index: number; reason: string }>;
 }
@@ -68,17 +66,17 @@ const runChunkBytes = (values: ReadonlyArray<Buffer | null>) =>
  * Decodes a run of messages and serializes their rows, the per-row work of the sink. Pure and
  * self-contained so it can run on a decode thread: the result crosses threads as plain chunks.
  */
-export function decodeRun(topic: string, values: ReadonlyArray<Buffer | null>): DecodedRun {
+export function runRows(topic: string, values: ReadonlyArray<Buffer | null>): RunRows {
   const lines = new Map<string, JsonLines>();
   const chunkBytes = runChunkBytes(values);
-  const failures: DecodedRun['failures'] = [];
+  const failures: RunRows['failures'] = [];
   values.forEach((value, index) => {
-    const decoded = decodeMessage(topic, value);
+    const decoded = messageRows(topic, value);
     if (!decoded.ok) {
       failures.push({ index, reason: decoded.reason });
       return;
     }
-    for (const { table, row } of decoded.rows) {
+    for (const { table, row } of decoded.value) {
       let out = lines.get(table);
       if (!out) lines.set(table, (out = new JsonLines(chunkBytes)));
       out.add(JSON.stringify(row));
@@ -88,38 +86,4 @@ export function decodeRun(topic: string, values: ReadonlyArray<Buffer | null>): 
     tables: [...lines].map(([table, l]) => ({ table, chunks: l.chunks(), rows: l.count })),
     failures,
   };
-}
-
-/** Message values packed into one buffer (length -1: a null value), to hand to a thread without copies. */
-export interface PackedValues {
-  data: Uint8Array;
-  lengths: Int32Array;
-}
-
-export function packValues(values: ReadonlyArray<Buffer | null>): PackedValues {
-  const lengths = new Int32Array(values.length);
-  let total = 0;
-  values.forEach((v, i) => {
-    lengths[i] = v ? v.length : -1;
-    total += v?.length ?? 0;
-  });
-  // Its own ArrayBuffer (never a slice of Node's shared pool), so it can be transferred.
-  const data = Buffer.allocUnsafeSlow(total);
-  let at = 0;
-  for (const v of values) if (v) at += v.copy(data, at);
-  return { data, lengths };
-}
-
-export function unpackValues({ data, lengths }: PackedValues): Array<Buffer | null> {
-  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const out: Array<Buffer | null> = [];
-  let at = 0;
-  for (const len of lengths) {
-    if (len < 0) out.push(null);
-    else {
-      out.push(buf.subarray(at, at + len));
-      at += len;
-    }
-  }
-  return out;
 }
