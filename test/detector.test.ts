@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DetectorPipeline } from '@warden/detector';
 import { envelopeMessage } from '@warden/shared/codec/index';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
@@ -7,7 +8,6 @@ import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import type { AnalysisMessage } from '@warden/shared/schemas/detection';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
-import { DetectorPipeline } from '../services/detector/src/pipeline';
 import {
   endpoints,
   ensureTestTopics,

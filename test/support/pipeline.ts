@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { loadEndpoints, type Endpoints } from '@warden/shared/config';
+import { SinkPipeline, type SinkOptions } from '@warden/sink';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topics } from '@warden/shared/kafka/topics';
@@ -13,7 +14,6 @@ import { createMetricsRegistry } from '@warden/shared/metrics';
 import { buildApp, type IngestDeps } from '../../services/ingest/src/app';
 import { openGuards } from '../../services/ingest/src/guards';
 import { kafkaPublisher, type EnvelopePublisher } from '../../services/ingest/src/publish';
-import { SinkPipeline, type SinkOptions } from '../../services/sink/src/pipeline';
 
 /** Endpoints the global setup found or started. */
 export function endpoints(): Endpoints {
