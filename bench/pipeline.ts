@@ -12,6 +12,7 @@
 import { Redis } from 'ioredis';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
+import { envelopeMessage } from '@warden/shared/codec/index';
 import { interactionRow } from '@warden/shared/clickhouse/rows';
 import { loadEndpoints } from '@warden/shared/config';
 import { KeyStore } from '@warden/shared/keys/index';
@@ -20,7 +21,6 @@ import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import { stackUp } from '@warden/cli';
-import { envelopeMessage } from '../services/ingest/src/publish';
 import { percentile, postJson, printTable } from './support/load';
 import { runService } from '../test/support/processes';
 

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnalysisMessage } from '@warden/shared/analysis/analyze';
+import { DetectorPipeline } from '@warden/detector';
+import { envelopeMessage } from '@warden/shared/codec/index';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
+import type { AnalysisMessage } from '@warden/shared/schemas/detection';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
-import { DetectorPipeline } from '../services/detector/src/pipeline';
-import { envelopeMessage } from '../services/ingest/src/publish';
 import {
   endpoints,
   ensureTestTopics,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeEnvelope } from '@warden/shared/analysis/analyze';
+import { analyzeEnvelope } from '@warden/shared/detectors/analyze';
 import { overview } from '@warden/shared/analytics/index';
 import { analysisRow, detectionRows, envelopeFromRow, interactionRow } from '@warden/shared/clickhouse/rows';
 import { detectorVersion } from '@warden/shared/detectors/index';

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
+import { envelopeMessage } from '@warden/shared/codec/index';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import { startClickhouse, stopProcess, waitForClickhouse } from '@warden/cli';
-import { envelopeMessage } from '../services/ingest/src/publish';
 import { endpoints, eventually, queryRows, testDatabase, uniqueName } from './support/pipeline';
 import { runService } from './support/processes';
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRows, JsonLines } from '@warden/sink';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
-import { JsonLines } from '../services/sink/src/steps/batch';
-import { insertRows } from '../services/sink/src/steps/write';
 import { endpoints, queryRows, uniqueName } from './support/pipeline';
 
 /** The sink's insert step against the real server: bad rows are isolated, the rest get in. */

@@ -276,3 +276,95 @@ export function consumerStartsFromBeginning(env: Env = process.env): boolean {
   }
   return raw === 'earliest';
 }
+
+// Consumer services: the detector and the sink. Each reads its variables here, once, at start.
+
+/** Per-agent canary tokens: `{"*": [...], "<agentId>": [...]}`. */
+export type CanaryConfig = Record<string, string[]>;
+
+/** Reads canaries from `WARDEN_CANARIES` (JSON object of agentId or "*" to token lists). */
+export function canariesFromEnv(raw: string | undefined): CanaryConfig {
+  if (!raw?.trim()) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('WARDEN_CANARIES must be JSON such as {"*":["canary-123"],"support-bot":["cn-9f2"]}');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new Error('WARDEN_CANARIES must be a JSON object of agentId (or "*") to a list of tokens');
+  }
+  const out: CanaryConfig = {};
+  for (const [agent, tokens] of Object.entries(parsed)) {
+    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t.length >= 6)) {
+      throw new Error(`WARDEN_CANARIES["${agent}"] must be a list of strings of at least 6 characters`);
+    }
+    out[agent] = tokens;
+  }
+  return out;
+}
+
+/** What every consumer service reads: where Kafka is, its group, where it starts, its metrics port. */
+export interface ConsumerServiceConfig {
+  endpoints: Endpoints;
+  groupId: string;
+  fromBeginning: boolean;
+  metricsPort: number;
+}
+
+export interface DetectorConfig extends ConsumerServiceConfig {
+  /** Partitions whose batches are analysed at once. */
+  partitionsConcurrently: number;
+  canaries: CanaryConfig;
+}
+
+/** The variables every consumer service reads, each under the service's own name and default. */
+function consumerServiceConfig(
+  env: Env,
+  vars: { group: string; defaultGroup: string; metricsPort: string; defaultMetricsPort: number },
+): ConsumerServiceConfig {
+  return {
+    endpoints: loadEndpoints(env),
+    groupId: stringFromEnv(env, vars.group, vars.defaultGroup),
+    fromBeginning: consumerStartsFromBeginning(env),
+    metricsPort: intFromEnv(env, vars.metricsPort, vars.defaultMetricsPort, 0, 65535),
+  };
+}
+
+export function loadDetectorConfig(env: Env = process.env): DetectorConfig {
+  return {
+    ...consumerServiceConfig(env, {
+      group: 'WARDEN_DETECTOR_GROUP',
+      defaultGroup: 'warden-detector',
+      metricsPort: 'WARDEN_DETECTOR_METRICS_PORT',
+      defaultMetricsPort: 9101,
+    }),
+    partitionsConcurrently: intFromEnv(env, 'WARDEN_DETECTOR_CONCURRENCY', 6, 1, 64),
+    canaries: canariesFromEnv(env.WARDEN_CANARIES),
+  };
+}
+
+export interface SinkConfig extends ConsumerServiceConfig {
+  database: string;
+  /** Flush when this many rows are buffered… */
+  maxRows: number;
+  /** …or when the oldest buffered row is this old. */
+  maxAgeMs: number;
+  /** Threads that decode and serialize rows; 0 decodes on the consuming thread. */
+  decodeThreads: number;
+}
+
+export function loadSinkConfig(env: Env = process.env): SinkConfig {
+  return {
+    ...consumerServiceConfig(env, {
+      group: 'WARDEN_SINK_GROUP',
+      defaultGroup: 'warden-sink',
+      metricsPort: 'WARDEN_SINK_METRICS_PORT',
+      defaultMetricsPort: 9102,
+    }),
+    database: clickhouseDatabase(env),
+    maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 50_000, 1, 1_000_000),
+    maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
+    decodeThreads: intFromEnv(env, 'WARDEN_SINK_DECODE_THREADS', 1, 0, 16),
+  };
+}

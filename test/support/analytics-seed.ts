@@ -1,6 +1,5 @@
 import type { DetectionAnalysis, Finding } from '@warden/shared/schemas/detection';
-import { buildEnvelope, type InteractionEnvelope } from '@warden/shared/schemas/envelope';
-import type { EventEnvelope } from '@warden/shared/clickhouse/rows';
+import { buildEnvelope, type EventEnvelope, type InteractionEnvelope } from '@warden/shared/schemas/envelope';
 
 /**
  * A small, fully known data set for the analytics tests: 60 interactions of account `acme` on

@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { loadEndpoints, type Endpoints } from '@warden/shared/config';
+import { SinkPipeline, type SinkOptions } from '@warden/sink';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
+import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { ensureTopics, topics } from '@warden/shared/kafka/topics';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
@@ -16,7 +18,6 @@ import {
   type EnvelopePublisher,
   type IngestDeps,
 } from '@warden/ingest';
-import { SinkPipeline, type SinkOptions } from '../../services/sink/src/pipeline';
 
 /** Endpoints the global setup found or started. */
 export function endpoints(): Endpoints {
@@ -109,12 +110,13 @@ export async function startSink(
     maxWaitTimeInMs: 100,
   });
   const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-  const dlqProducer = createDurableProducer(kafka);
-  await dlqProducer.connect();
+  const producer = createDurableProducer(kafka);
+  await producer.connect();
+  const writer = new DurableWriter(producer, { timeoutMs: 10_000 });
   const clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
   const pipeline = new SinkPipeline({
     consumer,
-    dlqProducer,
+    writer,
     clickhouse,
     database: db,
     groupId,
@@ -132,7 +134,8 @@ export async function startSink(
     groupId,
     stop: async () => {
       await pipeline.stop();
-      await dlqProducer.disconnect();
+      await writer.drain();
+      await producer.disconnect();
       await clickhouse.close();
     },
   };

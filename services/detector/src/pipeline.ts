@@ -1,11 +1,11 @@
 import type { Consumer, EachBatchPayload, KafkaMessage, Message } from 'kafkajs';
-import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/analysis/analyze';
-import { deadLetterMessage } from '@warden/shared/kafka/dlq';
+import { analysisMessage, decodeEnvelope } from '@warden/shared/codec/index';
+import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/detectors/analyze';
+import { DeadLetterStep, type UnprocessableMessage } from '@warden/shared/kafka/dead-letter';
 import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Histogram, type Registry } from '@warden/shared/metrics';
-import { decodeInteraction } from './steps/decode';
 
 export interface DetectorOptions {
   consumer: Consumer;
@@ -31,8 +31,10 @@ export interface DetectorOptions {
  */
 export class DetectorPipeline {
   private readonly m;
+  private readonly deadLetters: DeadLetterStep;
 
   constructor(private readonly opts: DetectorOptions) {
+    this.deadLetters = new DeadLetterStep(opts);
     const registers = [opts.metrics];
     this.m = {
       analysed: new Counter({
@@ -50,12 +52,6 @@ export class DetectorPipeline {
         name: 'warden_detector_duration_seconds',
         help: 'Detector time per interaction.',
         buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.1],
-        registers,
-      }),
-      dlq: new Counter({
-        name: 'warden_dlq_messages_total',
-        help: 'Messages sent to the DLQ, by step.',
-        labelNames: ['step'],
         registers,
       }),
     };
@@ -78,68 +74,40 @@ export class DetectorPipeline {
     await this.opts.consumer.disconnect();
   }
 
-  /** Pure step over a batch: the messages to produce for it. */
+  /** Pure step over a batch: the analyses to produce for it and the messages to dead-letter. */
   process(
     topic: string,
     partition: number,
     messages: KafkaMessage[],
-  ): { analyses: Message[]; deadLetters: Message[] } {
+  ): { analyses: Message[]; deadLetters: UnprocessableMessage[] } {
     const analyses: Message[] = [];
-    const deadLetters: Message[] = [];
+    const deadLetters: UnprocessableMessage[] = [];
+    const deadLetter = (message: KafkaMessage, reason: string, step: string) =>
+      deadLetters.push({ originalTopic: topic, partition, message, reason, step });
     for (const message of messages) {
-      const decoded = decodeInteraction(message.value);
-      if (decoded.kind === 'skip') continue;
-      if (decoded.kind === 'poison') {
-        deadLetters.push(this.deadLetter(topic, partition, message, decoded.reason, 'decode'));
+      const decoded = decodeEnvelope(message.value);
+      if (!decoded.ok) {
+        deadLetter(message, decoded.reason, 'decode');
         continue;
       }
+      // Platform lifecycle events carry no text to analyse; they are passed over.
+      if (!('record' in decoded.value)) continue;
       const started = performance.now();
       let analysis;
       try {
-        analysis = analyzeEnvelope(decoded.envelope, this.opts.analyze);
+        analysis = analyzeEnvelope(decoded.value, this.opts.analyze);
       } catch (err) {
         // A detector bug on one record must not stop the stream: park the record with the reason.
-        deadLetters.push(
-          this.deadLetter(topic, partition, message, `detector failed: ${(err as Error).message}`, 'detect'),
-        );
+        deadLetter(message, `detector failed: ${(err as Error).message}`, 'detect');
         continue;
       }
       this.m.seconds.observe((performance.now() - started) / 1000);
       this.m.analysed.inc();
       for (const f of analysis.findings)
         this.m.findings.inc({ threatType: f.threatType, severity: f.severity });
-      analyses.push({
-        key: message.key,
-        value: JSON.stringify(analysis),
-        headers: {
-          'account-id': analysis.accountId,
-          'agent-id': analysis.agentId,
-          'interaction-id': analysis.interactionId,
-          'detector-version': analysis.detectorVersion,
-          'finding-count': String(analysis.findings.length),
-        },
-      });
+      analyses.push(analysisMessage(analysis, message.key));
     }
     return { analyses, deadLetters };
-  }
-
-  private deadLetter(
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-    reason: string,
-    step: string,
-  ): Message {
-    this.opts.logger.warn({ topic, partition, offset: message.offset, reason }, 'message sent to the DLQ');
-    this.m.dlq.inc({ step });
-    return deadLetterMessage({
-      originalTopic: topic,
-      partition,
-      message,
-      reason,
-      step,
-      consumer: this.opts.groupId,
-    });
   }
 
   private async onBatch({
@@ -155,7 +123,7 @@ export class DetectorPipeline {
     // Both writes must be acknowledged before the offsets move; on failure kafkajs retries the batch.
     await Promise.all([
       analyses.length ? this.opts.writer.write(topics.detections, analyses) : undefined,
-      deadLetters.length ? this.opts.writer.write(topics.dlq, deadLetters) : undefined,
+      this.deadLetters.send(deadLetters),
     ]);
     resolveOffset(batch.lastOffset());
     await heartbeat();

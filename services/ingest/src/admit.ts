@@ -6,7 +6,7 @@ import {
 } from '@warden/shared/schemas/envelope';
 import { liftMetadataIds, PlatformEvent, type InteractionRecord } from '@warden/shared/schemas/interaction';
 import { ApiError, validationError } from './errors';
-import { storeRecordAsSent } from './publish';
+import { storeRecordAsSent } from '@warden/shared/codec/index';
 import { compiledCheck, recordCheck } from './validation';
 
 const eventCheck = compiledCheck(PlatformEvent);

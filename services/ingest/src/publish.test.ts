@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { liftMetadataIds } from '@warden/shared/schemas/interaction';
 import { admitRecord } from './admit';
-import { envelopeMessage } from './publish';
+import { envelopeMessage } from '@warden/shared/codec/index';
 
 const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };
 const admit = (text: string, withText = true) =>

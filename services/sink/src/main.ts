@@ -1,63 +1,37 @@
 import { createClickhouse } from '@warden/shared/clickhouse/client';
-import {
-  clickhouseDatabase,
-  consumerStartsFromBeginning,
-  intFromEnv,
-  loadEndpoints,
-  stringFromEnv,
-} from '@warden/shared/config';
-import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
+import { loadSinkConfig } from '@warden/shared/config';
+import { runConsumerService } from '@warden/shared/kafka/consumer-service';
 import { topics } from '@warden/shared/kafka/topics';
-import { createLogger } from '@warden/shared/logger';
-import { createMetricsRegistry } from '@warden/shared/metrics';
-import { serveMetrics } from '@warden/shared/metrics-server';
-import { onShutdown } from '@warden/shared/shutdown';
 import { SinkPipeline } from './pipeline';
 
-const log = createLogger('sink');
-const endpoints = loadEndpoints();
-const env = process.env;
-const groupId = stringFromEnv(env, 'WARDEN_SINK_GROUP', 'warden-sink');
-const metrics = createMetricsRegistry('sink');
+const config = loadSinkConfig(process.env);
 
-const kafka = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'warden-sink', logger: log });
-const consumer = kafka.consumer({
-  groupId,
-  sessionTimeout: 30_000,
-  heartbeatInterval: 3_000,
-  maxBytesPerPartition: 4 * 1024 * 1024,
-  minBytes: 256 * 1024,
-  maxWaitTimeInMs: 250,
-});
-const dlqProducer = createDurableProducer(kafka);
-const clickhouse = createClickhouse({ url: endpoints.clickhouseUrl });
-
-const pipeline = new SinkPipeline({
-  consumer,
-  dlqProducer,
-  clickhouse,
-  database: clickhouseDatabase(env),
-  groupId,
-  logger: log,
-  metrics,
-  maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 50_000, 1, 1_000_000),
-  maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
-  decodeThreads: intFromEnv(env, 'WARDEN_SINK_DECODE_THREADS', 1, 0, 16),
-  topics: [topics.interactions, topics.detections],
-  fromBeginning: consumerStartsFromBeginning(env),
-});
-
-await dlqProducer.connect();
-await pipeline.start();
-const metricsServer = await serveMetrics(
-  metrics,
-  intFromEnv(env, 'WARDEN_SINK_METRICS_PORT', 9102, 0, 65535),
+await runConsumerService(
+  {
+    name: 'sink',
+    config,
+    // Large fetches: the sink writes thousands of rows per insert.
+    consumer: { maxBytesPerPartition: 4 * 1024 * 1024, minBytes: 256 * 1024 },
+  },
+  ({ consumer, writer, log, metrics }) => {
+    const clickhouse = createClickhouse({ url: config.endpoints.clickhouseUrl });
+    return {
+      pipeline: new SinkPipeline({
+        consumer,
+        writer,
+        clickhouse,
+        database: config.database,
+        groupId: config.groupId,
+        logger: log,
+        metrics,
+        maxRows: config.maxRows,
+        maxAgeMs: config.maxAgeMs,
+        decodeThreads: config.decodeThreads,
+        topics: [topics.interactions, topics.detections],
+        fromBeginning: config.fromBeginning,
+      }),
+      close: () => clickhouse.close(),
+      describe: { database: config.database },
+    };
+  },
 );
-log.info({ groupId, database: clickhouseDatabase(env), metrics: metricsServer.url }, 'sink running');
-
-onShutdown(log, async () => {
-  await pipeline.stop();
-  await dlqProducer.disconnect();
-  await clickhouse.close();
-  await metricsServer.close();
-});

@@ -1,20 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { Consumer, EachBatchPayload, KafkaMessage, Producer } from 'kafkajs';
+import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { sqlIdentifier } from '@warden/shared/clickhouse/escape';
-import { deadLetterMessage } from '@warden/shared/kafka/dlq';
+import { DeadLetterStep } from '@warden/shared/kafka/dead-letter';
+import type { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Gauge, Histogram, type Registry } from '@warden/shared/metrics';
 import { RowBatch } from './steps/batch';
-import type { DecodedRun } from './steps/decode';
-import { inlineDecoder, ThreadDecoder, type RunDecoder } from './steps/decoder';
+import { inlineDecoder, ThreadDecoder, type RunDecoder } from './steps/decode-threads';
+import type { RunRows } from './steps/rows';
 import { insertRows, WriteAborted, type RejectedRow } from './steps/write';
 
 export interface SinkOptions {
   consumer: Consumer;
-  /** Sends poison messages and rejected rows to the DLQ (acks=all). */
-  dlqProducer: Producer;
+  /** Writes poison messages and rejected rows to the DLQ (acks=all). */
+  writer: DurableWriter;
   clickhouse: ClickHouseClient;
   database: string;
   groupId: string;
@@ -58,6 +59,7 @@ export class SinkPipeline {
   private readonly topics: string[];
   private readonly db: string;
   private readonly m;
+  private readonly deadLetters: DeadLetterStep;
   private readonly decoder: RunDecoder;
   /** Runs handed to the decoder and not yet in the batch. */
   private readonly decoding = new Set<Run>();
@@ -75,6 +77,7 @@ export class SinkPipeline {
     this.maxAgeMs = opts.maxAgeMs ?? 1000;
     this.topics = opts.topics ?? [topics.interactions, topics.detections];
     this.db = sqlIdentifier(opts.database);
+    this.deadLetters = new DeadLetterStep(opts);
     const registers = [opts.metrics];
     this.m = {
       rows: new Counter({
@@ -98,12 +101,6 @@ export class SinkPipeline {
       insertFailures: new Counter({
         name: 'warden_sink_insert_failures_total',
         help: 'Failed insert attempts (retried).',
-        registers,
-      }),
-      dlq: new Counter({
-        name: 'warden_dlq_messages_total',
-        help: 'Messages sent to the DLQ, by step.',
-        labelNames: ['step'],
         registers,
       }),
       lag: new Gauge({
@@ -204,14 +201,20 @@ export class SinkPipeline {
   }
 
   /** Adds a decoded run to the batch, its poison messages to the DLQ first, and flushes on size. */
-  private async append(run: Run, messages: KafkaMessage[], decoded: Promise<DecodedRun>): Promise<void> {
+  private async append(run: Run, messages: KafkaMessage[], decoded: Promise<RunRows>): Promise<void> {
     try {
       const { tables, failures } = await decoded;
-      for (const f of failures) {
-        if (run.generation !== this.generation) return;
-        await this.deadLetter(run.topic, run.partition, messages[f.index]!, f.reason, 'decode');
-      }
       // Rewound meanwhile: the run is read again from Kafka.
+      if (run.generation !== this.generation) return;
+      await this.deadLetters.send(
+        failures.map((f) => ({
+          originalTopic: run.topic,
+          partition: run.partition,
+          message: messages[f.index]!,
+          reason: f.reason,
+          step: 'decode',
+        })),
+      );
       if (run.generation !== this.generation) return;
       for (const t of tables) this.batch.add(t.table, t.chunks, t.rows);
       this.batch.cover(run.topic, run.partition, run.first, run.last);
@@ -228,31 +231,6 @@ export class SinkPipeline {
     } finally {
       this.decoding.delete(run);
     }
-  }
-
-  private async deadLetter(
-    topic: string,
-    partition: number,
-    message: KafkaMessage,
-    reason: string,
-    step: string,
-  ): Promise<void> {
-    this.opts.logger.warn({ topic, partition, offset: message.offset, reason }, 'message sent to the DLQ');
-    await this.opts.dlqProducer.send({
-      topic: topics.dlq,
-      acks: -1,
-      messages: [
-        deadLetterMessage({
-          originalTopic: topic,
-          partition,
-          message,
-          reason,
-          step,
-          consumer: this.opts.groupId,
-        }),
-      ],
-    });
-    this.m.dlq.inc({ step });
   }
 
   /**
@@ -341,7 +319,15 @@ export class SinkPipeline {
         }),
       );
       const rejected: Array<RejectedRow & { table: string }> = perTable.flat();
-      for (const r of rejected) await this.rejectRow(r);
+      await this.deadLetters.send(
+        rejected.map((r) => ({
+          originalTopic: `clickhouse:${r.table}`,
+          partition: -1,
+          message: { offset: '-1', key: null, value: Buffer.from(r.row) },
+          reason: r.reason,
+          step: 'insert',
+        })),
+      );
       await consumer.commitOffsets(batch.commits());
       this.m.batchRows.observe(batch.size);
       this.m.insertSeconds.observe((performance.now() - started) / 1000);
@@ -357,24 +343,5 @@ export class SinkPipeline {
         this.m.paused.set(0);
       }
     }
-  }
-
-  private async rejectRow(r: RejectedRow & { table: string }): Promise<void> {
-    const value = Buffer.from(r.row);
-    await this.opts.dlqProducer.send({
-      topic: topics.dlq,
-      acks: -1,
-      messages: [
-        deadLetterMessage({
-          originalTopic: `clickhouse:${r.table}`,
-          partition: -1,
-          message: { offset: '-1', key: null, value },
-          reason: r.reason,
-          step: 'insert',
-          consumer: this.opts.groupId,
-        }),
-      ],
-    });
-    this.m.dlq.inc({ step: 'insert' });
   }
 }

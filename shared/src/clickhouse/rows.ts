@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { DetectionAnalysis, Finding, Severity } from '../schemas/detection';
-import type { InteractionEnvelope } from '../schemas/envelope';
+import type { DetectionAnalysis, Finding, Severity, ThreatType } from '../schemas/detection';
+import type { EventEnvelope, InteractionEnvelope } from '../schemas/envelope';
 import { InteractionRecord, type ToolCall } from '../schemas/interaction';
 
 /** `YYYY-MM-DD hh:mm:ss` in UTC: the DateTime text every ClickHouse version parses. */
@@ -112,33 +112,6 @@ export function interactionRow(env: InteractionEnvelope): InteractionRow {
   };
 }
 
-/**
- * A platform lifecycle event (no prompt/response), as the sink receives it. Structural on purpose:
- * the envelope type itself belongs to the schemas; this is what the `events` row needs of it.
- */
-export interface EventEnvelope {
-  schemaVersion: number;
-  /** The event id. */
-  interactionId: string;
-  accountId: string;
-  receivedAt: string;
-  source: { endpoint: string; platform: string };
-  event: {
-    agentId: string;
-    eventType: string;
-    occurredAt?: string;
-    conversationId?: string;
-    sessionId?: string;
-    userId?: string;
-    appId?: string;
-    workflowId?: string;
-    executionId?: string;
-    nodeId?: string;
-    messageId?: string;
-    data: object;
-  };
-}
-
 export interface EventRow {
   account_id: string;
   event_id: string;
@@ -227,7 +200,7 @@ export interface DetectionRow {
   detector: string;
   detector_version: string;
   rule_id: string;
-  threat_type: string;
+  threat_type: ThreatType;
   severity: Severity;
   confidence: number;
   field: string;

@@ -2,14 +2,7 @@
  * Warden's detector library: interaction in, findings out. Pure (no I/O); the stream service, the
  * CLI, replay, the eval and the bench all call these two functions.
  */
-import {
-  detectorVersion,
-  maskValue,
-  severityFor,
-  SEVERITY_ORDER,
-  type Finding,
-  type Severity,
-} from './finding';
+import { detectorVersion, maskValue, SEVERITIES, severityFor, type Finding, type Severity } from './finding';
 import { detectInjection, detectObfuscation } from './injection';
 import { findPii } from './pii';
 import { detectCanaries, detectExfiltration, detectSystemPromptLeak } from './response';
@@ -176,7 +169,7 @@ function boundFindings(findings: Finding[]): Finding[] {
   }
   if (out.length <= MAX_FINDINGS_PER_INTERACTION) return out;
   const order = out.map((f, i) => ({ f, i }));
-  const rank = (f: Finding) => SEVERITY_ORDER.indexOf(f.severity);
+  const rank = (f: Finding) => SEVERITIES.indexOf(f.severity);
   order.sort((a, b) => rank(b.f) - rank(a.f) || a.i - b.i);
   const kept = order.slice(0, MAX_FINDINGS_PER_INTERACTION).sort((a, b) => a.i - b.i);
   const last = kept.length - 1;

@@ -1,28 +1,36 @@
 import { randomFillSync } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
 import { V7Generator } from 'uuidv7';
-import type { InteractionRecord, PlatformEvent } from './interaction';
+import './formats';
+import { InteractionRecord, PlatformEvent } from './interaction';
 
 export const ENVELOPE_SCHEMA_VERSION = 1;
 
+/** What every message of `warden.interactions.v1` carries besides its record or event. */
+const envelopeFields = {
+  schemaVersion: Type.Integer(),
+  interactionId: Type.String({ description: 'UUIDv7, or the id the client supplied.' }),
+  accountId: Type.String(),
+  receivedAt: Type.String({ format: 'date-time', description: 'When ingest accepted it.' }),
+  source: Type.Object({
+    endpoint: Type.String({ description: 'The ingest route it came in on.' }),
+    platform: Type.String(),
+  }),
+};
+
 /** What ingest writes to `warden.interactions.v1`: the validated record plus where it came from. */
-export interface InteractionEnvelope {
-  schemaVersion: number;
-  interactionId: string;
-  accountId: string;
-  receivedAt: string;
-  source: { endpoint: string; platform: string };
-  record: InteractionRecord;
-}
+export const InteractionEnvelope = Type.Object(
+  { ...envelopeFields, record: InteractionRecord },
+  { $id: 'InteractionEnvelope' },
+);
+export type InteractionEnvelope = Static<typeof InteractionEnvelope>;
 
 /** A platform lifecycle event (no prompt/response) on the same topic; `interactionId` is the event id. */
-export interface EventEnvelope {
-  schemaVersion: number;
-  interactionId: string;
-  accountId: string;
-  receivedAt: string;
-  source: { endpoint: string; platform: string };
-  event: PlatformEvent;
-}
+export const EventEnvelope = Type.Object(
+  { ...envelopeFields, event: PlatformEvent },
+  { $id: 'EventEnvelope' },
+);
+export type EventEnvelope = Static<typeof EventEnvelope>;
 
 export type TopicEnvelope = InteractionEnvelope | EventEnvelope;
 
@@ -73,24 +81,5 @@ export function buildEventEnvelope(
     receivedAt: (ctx.now ?? new Date()).toISOString(),
     source: { endpoint: ctx.endpoint, platform: ctx.platform },
     event,
-  };
-}
-
-const subject = (env: TopicEnvelope) => ('record' in env ? env.record : env.event);
-
-/** Partition key: one conversation stays ordered, load spreads across conversations. */
-export function partitionKey(env: TopicEnvelope): string {
-  const r = subject(env);
-  return `${env.accountId}:${r.conversationId ?? r.sessionId ?? env.interactionId}`;
-}
-
-/** Headers let consumers route without parsing the value. */
-export function envelopeHeaders(env: TopicEnvelope): Record<string, string> {
-  return {
-    'account-id': env.accountId,
-    'agent-id': subject(env).agentId,
-    'interaction-id': env.interactionId,
-    'schema-version': String(env.schemaVersion),
-    'received-at': env.receivedAt,
   };
 }

@@ -42,7 +42,10 @@ export const Metadata = Type.Object(
 );
 export type Metadata = Static<typeof Metadata>;
 
-const id = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
+/** Bounds of an id field (agent, user, session, conversation, platform ids). */
+const idLength = { minLength: 1, maxLength: 256 };
+
+const id = (description: string) => Type.Optional(Type.String({ ...idLength, description }));
 
 /** Ids a platform endpoint may carry at the top level. */
 export const platformIdFields = {
@@ -80,6 +83,8 @@ const liftedIds = ['userId', 'sessionId', 'conversationId'] as const;
 /**
  * Ids found only in metadata are lifted to the top level; metadata itself is kept as sent. The
  * record itself is returned when there is nothing to lift (ingest then stores the body's own text).
+ * Only an id within the top-level field's bounds is lifted: the lifted record must still be an
+ * InteractionRecord, since the consumers decode it against that schema.
  */
 export function liftMetadataIds(record: InteractionRecord): InteractionRecord {
   const meta = record.metadata;
@@ -87,14 +92,11 @@ export function liftMetadataIds(record: InteractionRecord): InteractionRecord {
   let lifted: InteractionRecord | undefined;
   for (const key of liftedIds) {
     const value = meta[key];
-    if (
-      record[key] === undefined &&
-      (typeof value === 'string' || typeof value === 'number') &&
-      value !== ''
-    ) {
-      lifted ??= { ...record };
-      lifted[key] = String(value);
-    }
+    if (record[key] !== undefined || (typeof value !== 'string' && typeof value !== 'number')) continue;
+    const text = String(value);
+    if (text.length < idLength.minLength || text.length > idLength.maxLength) continue;
+    lifted ??= { ...record };
+    lifted[key] = text;
   }
   return lifted ?? record;
 }

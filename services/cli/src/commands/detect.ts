@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
+import { canariesFromEnv } from '@warden/shared/config';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import type { InteractionRecord } from '@warden/shared/schemas/interaction';
 
@@ -39,7 +40,7 @@ function lineRecord(line: unknown, n: number): { id: string; record: Interaction
 
 export async function runDetect(opts: { input?: string; summary?: boolean }): Promise<DetectSummary> {
   // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
-  const { analyzeEnvelope, canariesFromEnv } = await import('@warden/shared/analysis/analyze');
+  const { analyzeEnvelope } = await import('@warden/shared/detectors/analyze');
   const canaries = canariesFromEnv(process.env.WARDEN_CANARIES);
   const input = opts.input && opts.input !== '-' ? createReadStream(opts.input) : process.stdin;
   const lines = createInterface({ input, crlfDelay: Infinity });

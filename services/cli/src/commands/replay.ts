@@ -2,7 +2,12 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
-import { clickhouseDatabase, clickhouseRetentionDays, loadEndpoints } from '@warden/shared/config';
+import {
+  canariesFromEnv,
+  clickhouseDatabase,
+  clickhouseRetentionDays,
+  loadEndpoints,
+} from '@warden/shared/config';
 import type { ReplayProgress } from '../replay/replay';
 
 const isoTime = (label: string) => (v: string) => {
@@ -58,7 +63,6 @@ export function registerReplayCommands(program: Command): void {
     .action(async (opts: { from: string; to: string; dryRun?: boolean; pageSize?: number }) => {
       // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
       const { replayRange } = await import('../replay/replay');
-      const { canariesFromEnv } = await import('@warden/shared/analysis/analyze');
       const endpoints = loadEndpoints();
       const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
       const display = progressDisplay();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/analysis/analyze';
+import { analyzeEnvelope, type AnalyzeOptions } from '@warden/shared/detectors/analyze';
 import { selectRows } from '@warden/shared/clickhouse/client';
 import { sqlIdentifier } from '@warden/shared/clickhouse/escape';
 import { rangeMs, timeFilter } from '@warden/shared/clickhouse/range';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
+import pRetry, { AbortError } from 'p-retry';
 import { JsonLines } from './batch';
 
 /**
@@ -47,10 +47,26 @@ async function insertLines(client: ClickHouseClient, table: string, rows: JsonLi
   for await (const _chunk of result.stream) void _chunk;
 }
 
+/** Backoff between attempts: 250 ms, doubling, capped at 30 s. */
+const backoff = { factor: 2, minTimeout: 250, maxTimeout: 30_000 };
+
+/** The wait p-retry makes after failed attempt n (its formula; it does not pass it to the hooks). */
+const waitAfter = (attempt: number) =>
+  Math.min(backoff.maxTimeout, backoff.minTimeout * backoff.factor ** (attempt - 1));
+
+/**
+ * p-retry gives up at once on a TypeError or a thrown non-Error (a bug, to it); every failure that
+ * is not about the data is retried here, as a plain Error with the original as its cause.
+ */
+const retriable = (err: unknown): Error =>
+  err instanceof Error && !(err instanceof TypeError)
+    ? err
+    : new Error(err instanceof Error ? err.message : String(err), { cause: err });
+
 /**
  * Inserts rows and returns the ones ClickHouse rejected as invalid (found by halving the batch).
- * Any other failure is retried with capped exponential backoff until it succeeds or is aborted:
- * nothing is dropped after N attempts.
+ * Any other failure is retried with capped exponential backoff (p-retry) until it succeeds or is
+ * aborted: nothing is dropped after N attempts.
  */
 export async function insertRows(
   client: ClickHouseClient,
@@ -59,26 +75,38 @@ export async function insertRows(
   hooks: WriteHooks,
 ): Promise<RejectedRow[]> {
   if (rows.count === 0) return [];
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await insertLines(client, table, rows);
-      return [];
-    } catch (err) {
-      if (isInvalidData(err)) {
-        const lines = rows.lines();
-        if (lines.length === 1)
-          return [{ row: lines[0]!, reason: `ClickHouse rejected the row: ${(err as Error).message}` }];
-        const mid = Math.ceil(lines.length / 2);
-        return [
-          ...(await insertRows(client, table, JsonLines.of(lines.slice(0, mid)), hooks)),
-          ...(await insertRows(client, table, JsonLines.of(lines.slice(mid)), hooks)),
-        ];
-      }
-      if (hooks.aborted())
-        throw new WriteAborted(`insert into ${table} abandoned on shutdown`, { cause: err });
-      const waitMs = Math.min(30_000, 250 * 2 ** Math.min(attempt - 1, 7));
-      await hooks.onRetry(err as Error, attempt, waitMs);
-      await sleep(waitMs);
-    }
+  try {
+    await pRetry(
+      async () => {
+        try {
+          await insertLines(client, table, rows);
+        } catch (err) {
+          // Invalid data is never retried: it is isolated below.
+          if (isInvalidData(err)) throw new AbortError(err as Error);
+          throw retriable(err);
+        }
+      },
+      {
+        ...backoff,
+        retries: Infinity,
+        onFailedAttempt: async ({ error, attemptNumber }) => {
+          // Throwing here ends the retries with this error.
+          if (hooks.aborted())
+            throw new WriteAborted(`insert into ${table} abandoned on shutdown`, { cause: error });
+          await hooks.onRetry(error, attemptNumber, waitAfter(attemptNumber));
+        },
+      },
+    );
+    return [];
+  } catch (err) {
+    if (!isInvalidData(err)) throw err;
+    const lines = rows.lines();
+    if (lines.length === 1)
+      return [{ row: lines[0]!, reason: `ClickHouse rejected the row: ${(err as Error).message}` }];
+    const mid = Math.ceil(lines.length / 2);
+    return [
+      ...(await insertRows(client, table, JsonLines.of(lines.slice(0, mid)), hooks)),
+      ...(await insertRows(client, table, JsonLines.of(lines.slice(mid)), hooks)),
+    ];
   }
 }

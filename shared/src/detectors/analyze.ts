@@ -1,25 +1,13 @@
-import { detectInteraction, detectorVersion, type DetectOptions } from '../detectors/index';
-import { DETECTION_SCHEMA_VERSION, type DetectionAnalysis, type Finding } from '../schemas/detection';
+import type { CanaryConfig } from '../config';
+import {
+  DETECTION_SCHEMA_VERSION,
+  type AnalysisMessage,
+  type DetectionAnalysis,
+  type Finding,
+  type ThreatAlert,
+} from '../schemas/detection';
 import type { InteractionEnvelope } from '../schemas/envelope';
-
-/** The contract's outgoing alert payload; attached to high and critical findings. */
-export interface ThreatAlert {
-  event: 'threat_detected';
-  interactionId: string;
-  agentId: string;
-  threatType: string;
-  severity: 'high' | 'critical';
-  timestamp: string;
-  details: { confidence: number; description: string; ruleId: string; field: string };
-}
-
-/** One message on `warden.detections.v1`: the analysis plus the alerts a thin sender forwards. */
-export interface AnalysisMessage extends DetectionAnalysis {
-  alerts: ThreatAlert[];
-}
-
-/** Per-agent canary tokens: `{"*": [...], "<agentId>": [...]}`. */
-export type CanaryConfig = Record<string, string[]>;
+import { detectInteraction, detectorVersion, type DetectOptions } from './index';
 
 export interface AnalyzeOptions {
   canaries?: CanaryConfig;
@@ -62,7 +50,7 @@ export function analyzeEnvelope(env: InteractionEnvelope, opts: AnalyzeOptions =
       agentId: r.agentId,
     },
     detectOptions,
-  ) as Finding[];
+  );
   const analysis: DetectionAnalysis = {
     schemaVersion: DETECTION_SCHEMA_VERSION,
     interactionId: env.interactionId,
@@ -79,26 +67,4 @@ export function analyzeEnvelope(env: InteractionEnvelope, opts: AnalyzeOptions =
   };
   const alerts = findings.map((f) => alertFor(f, analysis)).filter((x): x is ThreatAlert => x !== undefined);
   return { ...analysis, alerts };
-}
-
-/** Reads canaries from `WARDEN_CANARIES` (JSON object of agentId or "*" to token lists). */
-export function canariesFromEnv(raw: string | undefined): CanaryConfig {
-  if (!raw?.trim()) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new Error('WARDEN_CANARIES must be JSON such as {"*":["canary-123"],"support-bot":["cn-9f2"]}');
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error('WARDEN_CANARIES must be a JSON object of agentId (or "*") to a list of tokens');
-  }
-  const out: CanaryConfig = {};
-  for (const [agent, tokens] of Object.entries(parsed)) {
-    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t.length >= 6)) {
-      throw new Error(`WARDEN_CANARIES["${agent}"] must be a list of strings of at least 6 characters`);
-    }
-    out[agent] = tokens;
-  }
-  return out;
 }

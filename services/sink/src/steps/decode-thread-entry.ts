@@ -1,14 +1,10 @@
 /** Entry of a sink decode thread: runs of packed messages in, rows as JSONEachRow chunks out. */
 import { parentPort } from 'node:worker_threads';
-import { decodeRun, unpackValues, type PackedValues } from './decode';
-
-export interface DecodeRequest extends PackedValues {
-  id: number;
-  topic: string;
-}
+import { unpackValues, type DecodeRequest } from './decode-threads';
+import { runRows } from './rows';
 
 parentPort!.on('message', (req: DecodeRequest) => {
-  const run = decodeRun(req.topic, unpackValues(req));
+  const run = runRows(req.topic, unpackValues(req));
   const buffers = new Set<ArrayBuffer>();
   for (const t of run.tables) for (const c of t.chunks) buffers.add(c.buffer as ArrayBuffer);
   parentPort!.postMessage({ id: req.id, run }, [...buffers]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { topics } from '@warden/shared/kafka/topics';
 import { buildEnvelope, buildEventEnvelope } from '@warden/shared/schemas/envelope';
-import { decodeMessage, decodeRun, packValues, unpackValues } from './decode';
-import { inlineDecoder, ThreadDecoder } from './decoder';
+import { inlineDecoder, packValues, ThreadDecoder, unpackValues } from './decode-threads';
+import { messageRows, runRows } from './rows';
 
 const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };
 
@@ -12,12 +12,12 @@ describe('sink decode', () => {
       { agentId: 'a', prompt: 'p', response: 'r', metadata: { tokens_used: 7 } },
       source,
     );
-    const decoded = decodeMessage(topics.interactions, Buffer.from(JSON.stringify(env)));
+    const decoded = messageRows(topics.interactions, Buffer.from(JSON.stringify(env)));
     expect(decoded.ok).toBe(true);
     if (!decoded.ok) return;
-    expect(decoded.rows).toHaveLength(1);
-    expect(decoded.rows[0]!.table).toBe('interactions');
-    expect(decoded.rows[0]!.row).toMatchObject({
+    expect(decoded.value).toHaveLength(1);
+    expect(decoded.value[0]!.table).toBe('interactions');
+    expect(decoded.value[0]!.row).toMatchObject({
       interaction_id: env.interactionId,
       account_id: 'acct',
       tokens_used: 7,
@@ -26,8 +26,8 @@ describe('sink decode', () => {
 
   it('maps a platform event envelope to an events row', () => {
     const env = buildEventEnvelope({ agentId: 'a', eventType: 'message_end', data: {} }, source);
-    const decoded = decodeMessage(topics.interactions, Buffer.from(JSON.stringify(env)));
-    expect(decoded.ok && decoded.rows[0]!.table).toBe('events');
+    const decoded = messageRows(topics.interactions, Buffer.from(JSON.stringify(env)));
+    expect(decoded.ok && decoded.value[0]!.table).toBe('events');
   });
 
   it('maps an analysis to an analyses row plus one detections row per finding', () => {
@@ -56,8 +56,8 @@ describe('sink decode', () => {
         },
       ],
     };
-    const decoded = decodeMessage(topics.detections, Buffer.from(JSON.stringify(analysis)));
-    expect(decoded.ok && decoded.rows.map((r) => r.table)).toEqual(['analyses', 'detections']);
+    const decoded = messageRows(topics.detections, Buffer.from(JSON.stringify(analysis)));
+    expect(decoded.ok && decoded.value.map((r) => r.table)).toEqual(['analyses', 'detections']);
   });
 
   it.each([
@@ -70,7 +70,7 @@ describe('sink decode', () => {
       '{"interactionId":"i","accountId":"a","receivedAt":"yesterday","record":{"agentId":"a","prompt":"p"}}',
     ],
   ])('%s is poison, with a reason', (_name, value) => {
-    const decoded = decodeMessage(topics.interactions, Buffer.from(value));
+    const decoded = messageRows(topics.interactions, Buffer.from(value));
     expect(decoded.ok).toBe(false);
     if (!decoded.ok) expect(decoded.reason.length).toBeGreaterThan(5);
   });
@@ -102,7 +102,7 @@ describe('sink decode runs', () => {
   });
 
   it('serializes every row per table in order and reports poison messages by index', () => {
-    const run = decodeRun(topics.interactions, values);
+    const run = runRows(topics.interactions, values);
     expect(run.failures.map((f) => f.index)).toEqual([1, 2]);
     expect(run.failures[0]!.reason).toMatch(/empty/);
     const byTable = Object.fromEntries(run.tables.map((t) => [t.table, t]));

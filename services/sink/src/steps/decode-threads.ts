@@ -1,12 +1,51 @@
 import { Worker } from 'node:worker_threads';
-import { decodeRun, packValues, type DecodedRun } from './decode';
-import type { DecodeRequest } from './decode-worker';
+import { runRows, type RunRows } from './rows';
+
+/** Message values packed into one buffer (length -1: a null value), to hand to a thread without copies. */
+export interface PackedValues {
+  data: Uint8Array;
+  lengths: Int32Array;
+}
+
+export function packValues(values: ReadonlyArray<Buffer | null>): PackedValues {
+  const lengths = new Int32Array(values.length);
+  let total = 0;
+  values.forEach((v, i) => {
+    lengths[i] = v ? v.length : -1;
+    total += v?.length ?? 0;
+  });
+  // Its own ArrayBuffer (never a slice of Node's shared pool), so it can be transferred.
+  const data = Buffer.allocUnsafeSlow(total);
+  let at = 0;
+  for (const v of values) if (v) at += v.copy(data, at);
+  return { data, lengths };
+}
+
+export function unpackValues({ data, lengths }: PackedValues): Array<Buffer | null> {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const out: Array<Buffer | null> = [];
+  let at = 0;
+  for (const len of lengths) {
+    if (len < 0) out.push(null);
+    else {
+      out.push(buf.subarray(at, at + len));
+      at += len;
+    }
+  }
+  return out;
+}
+
+/** One run for a decode thread (see decode-thread-entry.ts). */
+export interface DecodeRequest extends PackedValues {
+  id: number;
+  topic: string;
+}
 
 /** Turns runs of messages into rows; results resolve in any order, callers keep their own. */
 export interface RunDecoder {
   /** Resolves once the decoder can take runs (threads loaded). */
   ready(): Promise<void>;
-  decode(topic: string, values: ReadonlyArray<Buffer | null>): Promise<DecodedRun>;
+  decode(topic: string, values: ReadonlyArray<Buffer | null>): Promise<RunRows>;
   close(): Promise<void>;
 }
 
@@ -14,7 +53,7 @@ export interface RunDecoder {
 export function inlineDecoder(): RunDecoder {
   return {
     ready: async () => undefined,
-    decode: async (topic, values) => decodeRun(topic, values),
+    decode: async (topic, values) => runRows(topic, values),
     close: async () => undefined,
   };
 }
@@ -23,7 +62,7 @@ export function inlineDecoder(): RunDecoder {
 const YOUNG_GENERATION_MB = 96;
 
 interface Pending {
-  resolve: (run: DecodedRun) => void;
+  resolve: (run: RunRows) => void;
   reject: (err: Error) => void;
 }
 
@@ -53,14 +92,14 @@ export class ThreadDecoder implements RunDecoder {
     await Promise.all(this.threads.map((_, slot) => (this.threads[slot] ??= this.spawn(slot)).loaded));
   }
 
-  decode(topic: string, values: ReadonlyArray<Buffer | null>): Promise<DecodedRun> {
+  decode(topic: string, values: ReadonlyArray<Buffer | null>): Promise<RunRows> {
     const slot = this.next;
     this.next = (this.next + 1) % this.threads.length;
     const thread = (this.threads[slot] ??= this.spawn(slot));
     const id = ++this.ids;
     const packed = packValues(values);
     const req: DecodeRequest = { id, topic, ...packed };
-    return new Promise<DecodedRun>((resolve, reject) => {
+    return new Promise<RunRows>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
       thread.worker.ref();
       thread.worker.postMessage(req, [packed.data.buffer as ArrayBuffer]);
@@ -76,7 +115,7 @@ export class ThreadDecoder implements RunDecoder {
   private spawn(slot: number): Thread {
     // Services run TypeScript through tsx; a worker's entry is loaded before `--import` hooks
     // apply, so the thread registers tsx itself, then imports its entry.
-    const entry = new URL('./decode-worker.ts', import.meta.url).href;
+    const entry = new URL('./decode-thread-entry.ts', import.meta.url).href;
     const worker = new Worker(
       `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
       { eval: true, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } },
@@ -93,7 +132,7 @@ export class ThreadDecoder implements RunDecoder {
     };
     // A thread that fails to load rejects `loaded`; only `ready()` callers need to see that.
     thread.loaded.catch(() => undefined);
-    worker.on('message', (msg: { ready: true } | { id: number; run: DecodedRun }) => {
+    worker.on('message', (msg: { ready: true } | { id: number; run: RunRows }) => {
       if ('ready' in msg) {
         if (thread.pending.size === 0) worker.unref();
         loaded();

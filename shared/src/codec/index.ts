@@ -1,0 +1,15 @@
+/**
+ * The wire format: the only place that encodes and decodes what goes on each topic (key, headers,
+ * value). Values are JSON checked against the TypeBox schemas in `schemas/`; a value that fails
+ * decodes to the reason its dead letter carries.
+ */
+export type { Decoded } from './json-value';
+export {
+  decodeEnvelope,
+  envelopeHeaders,
+  envelopeMessage,
+  partitionKey,
+  storeRecordAsSent,
+} from './interactions';
+export { analysisMessage, decodeAnalysis } from './detections';
+export { deadLetterMessage, decodeDeadLetter, type DeadLetter, type DeadLetterOrigin } from './dead-letters';
