@@ -8,11 +8,12 @@
 import { execFileSync } from 'node:child_process';
 import vard from '@andersmyrmel/vard';
 import { OpenRedaction } from '@openredaction/openredaction';
+import { adversarialInput } from '@warden/shared/detectors/adversarial-input';
 import { detectInteraction, detectText, type DetectInput } from '@warden/shared/detectors/index';
 import redactPii from 'redact-pii';
 import { percentile, printTable } from './support/load';
 import { isHeldOut, loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
-import { prf, scoreSpans } from './support/scoring';
+import { COUNTED_TYPES, prf, scoreSpans, STRUCTURED_TYPES } from './support/scoring';
 
 const N = Number(process.env.RECORDS ?? 4000);
 
@@ -166,18 +167,7 @@ printTable(
 );
 
 // ── 1 MB adversarial ─────────────────────────────────────────────────────────────────────────
-const adversarial = [
-  'a'.repeat(200_000),
-  'ignore '.repeat(20_000),
-  '1'.repeat(100_000),
-  '@'.repeat(50_000) + 'a@b.'.repeat(20_000),
-  'i g n o r e '.repeat(10_000),
-  'QUJD'.repeat(25_000),
-  '%41'.repeat(20_000),
-  ' \u200b'.repeat(20_000),
-]
-  .join('')
-  .slice(0, 1_048_576);
+const adversarial = adversarialInput();
 /** Median of `runs` timed runs after one untimed (OpenRedaction takes minutes a run: it gets one). */
 const adv = (fn: () => unknown, runs = 5) => {
   fn();
@@ -241,16 +231,6 @@ printTable(
 );
 
 const piiRows = loadPiiRows();
-const TYPES = [
-  'EMAIL_ADDRESS',
-  'PHONE_NUMBER',
-  'CREDIT_CARD',
-  'IBAN_CODE',
-  'US_SSN',
-  'IP_ADDRESS',
-  'PERSON',
-  'STREET_ADDRESS',
-];
 function orType(t: string): string | undefined {
   const u = t.toUpperCase();
   if (u.includes('EMAIL')) return 'EMAIL_ADDRESS';
@@ -273,13 +253,13 @@ const orSpans = (t: string): PiiSpan[] =>
     .detections.map((d) => ({ type: orType(d.type) ?? d.type, start: d.position[0], end: d.position[1] }));
 console.log(
   '\n## PII span quality on pii-dev.jsonl (same type + ≥1 char overlap; counted types: ' +
-    TYPES.join(', ') +
+    COUNTED_TYPES.join(', ') +
     ')',
 );
 const rowsOut = [];
 for (const [label, types] of [
-  ['8 types', TYPES],
-  ['6 structured types', TYPES.slice(0, 6)],
+  ['8 types', COUNTED_TYPES],
+  ['6 structured types', STRUCTURED_TYPES],
 ] as const) {
   const w = scoreSpans(piiRows, [...types], wardenSpans);
   const o = scoreSpans(piiRows, [...types], orSpans);

@@ -8,6 +8,7 @@ import { featureIndices, modelWindows, scoreFeatures } from '@warden/shared/dete
 import { injectionModel } from '@warden/shared/detectors/injection-model';
 import { buildViews } from '@warden/shared/detectors/views';
 import { printTable } from './support/load';
+import { COUNTED_TYPES, STRUCTURED_TYPES } from './support/scoring';
 import {
   evalDir,
   isHeldOut,
@@ -103,18 +104,6 @@ export function evalInjection(): { all: Counts; heldOut: Counts } {
 }
 
 // ── PII ──────────────────────────────────────────────────────────────────────────────────────
-/** Types Warden detects that the gold set labels; overall scores count only these. */
-export const COUNTED_TYPES = [
-  'EMAIL_ADDRESS',
-  'PHONE_NUMBER',
-  'CREDIT_CARD',
-  'IBAN_CODE',
-  'US_SSN',
-  'IP_ADDRESS',
-  'PERSON',
-  'STREET_ADDRESS',
-];
-const STRUCTURED = COUNTED_TYPES.slice(0, 6);
 
 export function evalPii() {
   const rows = loadPiiRows();
@@ -133,7 +122,7 @@ export function evalPii() {
       if (pred.some((p) => overlaps(p, gs))) c.tp++;
       else {
         c.fn++;
-        if (STRUCTURED.includes(gs.type) && missedExamples.length < 12)
+        if (STRUCTURED_TYPES.includes(gs.type) && missedExamples.length < 12)
           missedExamples.push(`${gs.type}: ${JSON.stringify(row.text.slice(gs.start, gs.end))}`);
       }
     }
@@ -173,7 +162,7 @@ export function evalPii() {
     FN += c.fn;
     precTP += c.tp;
     FP += c.fp;
-    if (STRUCTURED.includes(t)) {
+    if (STRUCTURED_TYPES.includes(t)) {
       sTP += c.tp;
       sFN += c.fn;
       sFP += c.fp;

@@ -1,5 +1,19 @@
 import type { PiiRow, PiiSpan } from './eval-data';
 
+/** PII types Warden detects that the gold set labels, structured ones first; overall scores count only these. */
+export const COUNTED_TYPES = [
+  'EMAIL_ADDRESS',
+  'PHONE_NUMBER',
+  'CREDIT_CARD',
+  'IBAN_CODE',
+  'US_SSN',
+  'IP_ADDRESS',
+  'PERSON',
+  'STREET_ADDRESS',
+];
+/** The six types validated by checksums or formats (the rest are names and addresses). */
+export const STRUCTURED_TYPES = COUNTED_TYPES.slice(0, 6);
+
 export interface Prf {
   precision: number;
   recall: number;

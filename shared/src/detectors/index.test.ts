@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adversarialInput } from './adversarial-input';
 import {
   detectInteraction,
   detectorVersion,
@@ -26,17 +27,7 @@ describe('detector library', () => {
   });
 
   it('finishes a 1 MB adversarial input in under half a second (no catastrophic backtracking)', () => {
-    const parts = [
-      'a'.repeat(200_000),
-      'ignore '.repeat(20_000),
-      '1'.repeat(100_000),
-      '@'.repeat(50_000) + 'a@b.'.repeat(20_000),
-      'i g n o r e '.repeat(10_000),
-      'QUJD'.repeat(25_000),
-      '%41'.repeat(20_000),
-      ' \u200b'.repeat(20_000),
-    ];
-    const text = parts.join('').slice(0, 1_048_576);
+    const text = adversarialInput();
     const t0 = performance.now();
     detectText(text);
     detectText(text, 'response');

@@ -25,28 +25,48 @@ export interface InjectionRule {
 
 const EN_OVERRIDE_VERB =
   '(?:ignore|disregard|forget|skip|override|overlook|neglect|bypass|abandon|discard|set~aside)';
+/** Literals one of which an English override verb's text holds (the rules' RE2-set gate). */
+const EN_OVERRIDE_NEEDS = [
+  'ignor',
+  'disregard',
+  'forget',
+  'skip',
+  'overrid',
+  'overlook',
+  'neglect',
+  'bypass',
+  'abandon',
+  'discard',
+  'aside',
+];
 const EN_OVERRIDE_OBJECT =
   '(?:instructions?|rules?|directions?|directives?|prompts?|guidelines?|commands?|constraints?|restrictions?|programming|guardrails?|context|policies|safeguards|training)';
 const EN_PRIOR =
   '(?:previous|prior|above|earlier|preceding|former|initial|original|old|past|system|developer|existing|foregoing|current)';
 
+/** "now" / "from now on" in the other languages the rules read (gate and context of one rule). */
+const NOW_OTHER_LANGUAGES = [
+  'ahora',
+  'jetzt',
+  'nun',
+  'sofort',
+  'maintenant',
+  'désormais',
+  'agora',
+  'ora',
+  'момента',
+  'отныне',
+  '现在',
+  '現在',
+  '今から',
+  'これから',
+];
+
 export const injectionRules: InjectionRule[] = [
   // ── instruction override ────────────────────────────────────────────────────────────────────
   {
     id: 'override.ignore_previous.en',
-    needs: [
-      'ignor',
-      'disregard',
-      'forget',
-      'skip',
-      'overrid',
-      'overlook',
-      'neglect',
-      'bypass',
-      'abandon',
-      'discard',
-      'aside',
-    ],
+    needs: EN_OVERRIDE_NEEDS,
     threatType: 'prompt_injection',
     weight: 0.92,
     explanation: 'asks the model to ignore its previous instructions',
@@ -54,19 +74,7 @@ export const injectionRules: InjectionRule[] = [
   },
   {
     id: 'override.ignore_yours.en',
-    needs: [
-      'ignor',
-      'disregard',
-      'forget',
-      'skip',
-      'overrid',
-      'overlook',
-      'neglect',
-      'bypass',
-      'abandon',
-      'discard',
-      'aside',
-    ],
+    needs: EN_OVERRIDE_NEEDS,
     threatType: 'prompt_injection',
     weight: 0.8,
     explanation: "asks the model to drop its own rules ('ignore your instructions')",
@@ -172,41 +180,8 @@ export const injectionRules: InjectionRule[] = [
   },
   {
     id: 'override.from_now_on',
-    also: [
-      'from',
-      'ahora',
-      'jetzt',
-      'nun',
-      'sofort',
-      'maintenant',
-      'désormais',
-      'agora',
-      'ora',
-      'момента',
-      'отныне',
-      '现在',
-      '現在',
-      '今から',
-      'これから',
-    ],
-    needs: [
-      'now',
-      'moment',
-      'ahora',
-      'jetzt',
-      'nun',
-      'sofort',
-      'maintenant',
-      'désormais',
-      'agora',
-      'ora',
-      'момента',
-      'отныне',
-      '现在',
-      '現在',
-      '今から',
-      'これから',
-    ],
+    also: ['from', ...NOW_OTHER_LANGUAGES],
+    needs: ['now', 'moment', ...NOW_OTHER_LANGUAGES],
     threatType: 'prompt_injection',
     weight: 0.3,
     explanation: "redefines the model's behaviour from now on",
