@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  canariesFromEnv,
   clickhouseRetentionDays,
   loadEndpoints,
   loadIngestConfig,
@@ -89,5 +90,20 @@ describe('config', () => {
     expect(() => loadEndpoints({ ...noStack, KAFKA_BROKERS: 'kafka' })).toThrow(/not host:port/);
     expect(() => logLevel({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of fatal, error/);
     expect(() => rateScaleFromEnv({ WARDEN_RATE_SCALE: 'fast' })).toThrow(/WARDEN_RATE_SCALE/);
+  });
+
+  it('reads WARDEN_CANARIES per agent and says how to write it when it is wrong', () => {
+    expect(canariesFromEnv({})).toEqual({});
+    expect(canariesFromEnv({ WARDEN_CANARIES: '{"*":["cn-123456"],"bot":["cn-abcdef"]}' })).toEqual({
+      '*': ['cn-123456'],
+      bot: ['cn-abcdef'],
+    });
+    expect(() => canariesFromEnv({ WARDEN_CANARIES: '{oops' })).toThrow(
+      /WARDEN_CANARIES is not JSON\. Use e\.g\./,
+    );
+    expect(() => canariesFromEnv({ WARDEN_CANARIES: '["cn-123456"]' })).toThrow(/not a JSON object/);
+    expect(() => canariesFromEnv({ WARDEN_CANARIES: '{"bot":["short"]}' })).toThrow(
+      /WARDEN_CANARIES\["bot"\] is not a list of strings of at least 6 characters/,
+    );
   });
 });

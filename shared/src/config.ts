@@ -283,21 +283,34 @@ export function consumerStartsFromBeginning(env: Env = process.env): boolean {
 export type CanaryConfig = Record<string, string[]>;
 
 /** Reads canaries from `WARDEN_CANARIES` (JSON object of agentId or "*" to token lists). */
-export function canariesFromEnv(raw: string | undefined): CanaryConfig {
+export function canariesFromEnv(env: Env = process.env): CanaryConfig {
+  const raw = env.WARDEN_CANARIES;
   if (!raw?.trim()) return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new Error('WARDEN_CANARIES must be JSON such as {"*":["canary-123"],"support-bot":["cn-9f2"]}');
+    throw new ConfigError(
+      'WARDEN_CANARIES',
+      'is not JSON',
+      'Use e.g. {"*":["canary-123"],"support-bot":["cn-9f2"]}.',
+    );
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error('WARDEN_CANARIES must be a JSON object of agentId (or "*") to a list of tokens');
+    throw new ConfigError(
+      'WARDEN_CANARIES',
+      'is not a JSON object',
+      'Map each agentId (or "*" for every agent) to a list of tokens.',
+    );
   }
   const out: CanaryConfig = {};
   for (const [agent, tokens] of Object.entries(parsed)) {
     if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string' && t.length >= 6)) {
-      throw new Error(`WARDEN_CANARIES["${agent}"] must be a list of strings of at least 6 characters`);
+      throw new ConfigError(
+        `WARDEN_CANARIES["${agent}"]`,
+        'is not a list of strings of at least 6 characters',
+        'Use tokens of 6 or more characters that never occur in ordinary text.',
+      );
     }
     out[agent] = tokens;
   }
@@ -340,7 +353,7 @@ export function loadDetectorConfig(env: Env = process.env): DetectorConfig {
       defaultMetricsPort: 9101,
     }),
     partitionsConcurrently: intFromEnv(env, 'WARDEN_DETECTOR_CONCURRENCY', 6, 1, 64),
-    canaries: canariesFromEnv(env.WARDEN_CANARIES),
+    canaries: canariesFromEnv(env),
   };
 }
 

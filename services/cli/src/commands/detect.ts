@@ -41,7 +41,7 @@ function lineRecord(line: unknown, n: number): { id: string; record: Interaction
 export async function runDetect(opts: { input?: string; summary?: boolean }): Promise<DetectSummary> {
   // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
   const { analyzeEnvelope } = await import('@warden/shared/detectors/analyze');
-  const canaries = canariesFromEnv(process.env.WARDEN_CANARIES);
+  const canaries = canariesFromEnv();
   const input = opts.input && opts.input !== '-' ? createReadStream(opts.input) : process.stdin;
   const lines = createInterface({ input, crlfDelay: Infinity });
   const summary: DetectSummary = { records: 0, invalid: 0, findings: 0, byThreat: {}, bySeverity: {} };

@@ -85,7 +85,7 @@ export function registerReplayCommands(program: Command): void {
           to: opts.to,
           dryRun: opts.dryRun,
           pageSize: opts.pageSize,
-          analyze: { canaries: canariesFromEnv(process.env.WARDEN_CANARIES) },
+          analyze: { canaries: canariesFromEnv() },
           interrupted: () => stop,
           progress: display.show,
         });
