@@ -212,6 +212,7 @@ export class SinkPipeline {
           partition: run.partition,
           message: messages[f.index]!,
           reason: f.reason,
+          reasonClass: 'invalid',
           step: 'decode',
         })),
       );
@@ -325,6 +326,7 @@ export class SinkPipeline {
           partition: -1,
           message: { offset: '-1', key: null, value: Buffer.from(r.row) },
           reason: r.reason,
+          reasonClass: 'refused',
           step: 'insert',
         })),
       );

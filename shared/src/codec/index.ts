@@ -12,4 +12,11 @@ export {
   storeRecordAsSent,
 } from './interactions';
 export { analysisMessage, decodeAnalysis } from './detections';
-export { deadLetterMessage, decodeDeadLetter, type DeadLetter, type DeadLetterOrigin } from './dead-letters';
+export {
+  DEAD_LETTER_REASONS,
+  deadLetterMessage,
+  decodeDeadLetter,
+  type DeadLetter,
+  type DeadLetterOrigin,
+  type DeadLetterReason,
+} from './dead-letters';

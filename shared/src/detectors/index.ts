@@ -2,6 +2,7 @@
  * Warden's detector library: interaction in, findings out. Pure (no I/O); the stream service, the
  * CLI, replay, the eval and the bench all call these two functions.
  */
+import { createHash } from 'node:crypto';
 import { detectorVersion, maskValue, SEVERITIES, severityFor, type Finding, type Severity } from './finding';
 import { detectInjection, detectObfuscation } from './injection';
 import { findPii } from './pii';
@@ -139,7 +140,36 @@ function scanField(
 export const MAX_FINDINGS_PER_RULE_AND_FIELD = 20;
 export const MAX_FINDINGS_PER_INTERACTION = 500;
 
-const withNote = (f: Finding, note: string): Finding => ({ ...f, explanation: `${f.explanation}; ${note}` });
+/** The finding with a note appended to its explanation (what a bound left out). */
+export const withNote = (f: Finding, note: string): Finding => ({
+  ...f,
+  explanation: `${f.explanation}; ${note}`,
+});
+
+/**
+ * Longest metadata key a finding names as sent. Every finding names its field, `metadata.<key>`, and
+ * keys are the client's: a 200 KB key made each finding in its value 200 KB (25 of them, an analysis
+ * larger than the detections topic takes). Longer keys are named by boundedName.
+ */
+export const MAX_FIELD_KEY_CHARS = 128;
+
+/** Hex digits of the SHA-256 that keep a shortened name apart from every other (48 bits). */
+const NAME_HASH_CHARS = 12;
+
+/**
+ * `name` as it is when it has at most `max` characters; otherwise its first characters, `…#` and
+ * the start of its SHA-256, `max` characters in all: recognisable by its beginning, and (within
+ * the hash's 48 bits) distinct from the shortened name of any other. Every finding and analysis
+ * naming something the client chose (a metadata key, an id) names it through this.
+ */
+export function boundedName(name: string, max = MAX_FIELD_KEY_CHARS): string {
+  if (name.length <= max) return name;
+  let prefix = name.slice(0, max - NAME_HASH_CHARS - 2);
+  // Never half a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(prefix)) prefix = prefix.slice(0, -1);
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, NAME_HASH_CHARS);
+  return `${prefix}…#${hash}`;
+}
 
 const ruleAndField = (f: Finding) => `${f.field}\u0000${f.ruleId}`;
 
@@ -181,7 +211,8 @@ function boundFindings(findings: Finding[]): Finding[] {
 
 /**
  * Every finding in one interaction, each pointing at a field and raw UTF-16 offsets; at most
- * MAX_FINDINGS_PER_RULE_AND_FIELD per rule and field and MAX_FINDINGS_PER_INTERACTION in all.
+ * MAX_FINDINGS_PER_RULE_AND_FIELD per rule and field and MAX_FINDINGS_PER_INTERACTION in all. A
+ * metadata key longer than MAX_FIELD_KEY_CHARS is named by boundedName.
  */
 export function detectInteraction(input: DetectInput, opts: DetectOptions = {}): Finding[] {
   const findings: Finding[] = [];
@@ -198,7 +229,7 @@ export function detectInteraction(input: DetectInput, opts: DetectOptions = {}):
   });
   for (const [key, value] of Object.entries(input.metadata ?? {})) {
     const text = asText(value);
-    if (text) findings.push(...scanField(text, `metadata.${key}`, 'metadata', opts));
+    if (text) findings.push(...scanField(text, `metadata.${boundedName(key)}`, 'metadata', opts));
   }
   return boundFindings(findings);
 }

@@ -64,7 +64,10 @@ export async function runConsumerService(
     groupId: config.groupId,
   });
   const producer = createDurableProducer(kafka);
-  const writer = new DurableWriter(producer, { timeoutMs: 30_000 });
+  const writer = new DurableWriter(producer, {
+    timeoutMs: 30_000,
+    createProducer: () => createDurableProducer(kafka),
+  });
   const { pipeline, prepare, close, describe } = wire({ log, metrics, kafka, consumer, writer });
 
   await producer.connect();
@@ -75,8 +78,8 @@ export async function runConsumerService(
 
   onShutdown(log, async () => {
     await pipeline.stop();
-    await writer.drain();
-    await producer.disconnect();
+    // Drains what it wrote and disconnects its producer (or the one that replaced it).
+    await writer.close();
     await close?.();
     await server.close();
   });

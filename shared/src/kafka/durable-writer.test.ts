@@ -1,6 +1,7 @@
-import type { Producer, ProducerBatch } from 'kafkajs';
+import { KafkaJSConnectionError, KafkaJSProtocolError, type Producer, type ProducerBatch } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { DurableWriter, KafkaUnavailableError } from './durable-writer';
+import { DurableWriter, KafkaRefusedError, KafkaUnavailableError, messageBytes } from './durable-writer';
+import { MAX_MESSAGE_BYTES, messageLimit } from './topics';
 
 /** A producer whose requests complete only when the test says so. */
 function manualProducer() {
@@ -122,5 +123,117 @@ describe('DurableWriter request size', () => {
     expect(count(requests[1]!.batch)).toBe(1);
     requests[1]!.resolve();
     await write;
+  });
+});
+
+/** A broker error as kafkajs raises it (its typings take only a message). */
+const protocolError = (type: string, retriable: boolean, message: string) =>
+  Object.assign(new KafkaJSProtocolError(message), { type, retriable });
+
+/** The broker's answer to a record it refuses for good, as kafkajs raises it (not retried). */
+const tooLarge = () =>
+  protocolError(
+    'MESSAGE_TOO_LARGE',
+    false,
+    'The request included a message larger than the max message size the server will accept',
+  );
+
+/**
+ * A producer that answers at once: a request holding a message whose value is `bad` fails with
+ * `failure()`, like a broker refusing one partition's batch; everything else is acknowledged.
+ */
+function answeringProducer(failure: () => Error = tooLarge) {
+  const requests: string[][] = [];
+  const state = { connected: true };
+  const producer = {
+    connect: async () => void (state.connected = true),
+    disconnect: async () => void (state.connected = false),
+    sendBatch: async (batch: ProducerBatch) => {
+      const values = batch.topicMessages!.flatMap((t) => t.messages.map((m) => String(m.value)));
+      requests.push(values);
+      if (values.includes('bad')) throw failure();
+      return [];
+    },
+  } as unknown as Producer;
+  return { producer, requests, state };
+}
+
+describe('DurableWriter and what Kafka refuses for good', () => {
+  it('refuses a message over the topic limit before sending anything, and writeEach writes the rest', async () => {
+    const { producer, requests } = answeringProducer();
+    const writer = new DurableWriter(producer, { maxMessageBytes: () => 200 });
+    const messages = [{ value: 'a' }, { value: 'x'.repeat(500) }, { value: 'b' }];
+    const refused = await writer.write('t', messages).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(KafkaRefusedError);
+    expect(refused).toMatchObject({ refusal: 'too_large', indexes: [1] });
+    expect(requests).toHaveLength(0);
+
+    expect(await writer.writeEach('t', messages)).toEqual([
+      { index: 1, refusal: 'too_large', reason: expect.stringMatching(/larger than t takes \(200 bytes\)/) },
+    ]);
+    expect(requests).toEqual([['a', 'b']]);
+  });
+
+  it("takes each Warden topic's limit by default: the DLQ's leaves room for a full-size message's dead letter", () => {
+    const writer = new DurableWriter(answeringProducer().producer);
+    expect(writer.limitOf('any.warden.interactions.v1')).toBeLessThan(MAX_MESSAGE_BYTES);
+    expect(writer.limitOf('x.warden.dlq.v1') - writer.limitOf('x.warden.interactions.v1')).toBeGreaterThan(
+      32 * 1024,
+    );
+    expect(writer.limitOf('t')).toBe(messageLimit('t'));
+    expect(messageBytes({ key: 'k', value: 'vv', headers: { h: 'x' } })).toBe(32 + 1 + 2 + 8 + 1 + 1);
+  });
+
+  it('narrows a request Kafka refused as a whole down to the message it refused, and goes on', async () => {
+    const { producer, requests } = answeringProducer();
+    const writer = new DurableWriter(producer);
+    const values = ['m0', 'm1', 'bad', 'm3', 'm4'];
+    const refused = await writer.writeEach(
+      't',
+      values.map((value) => ({ value })),
+    );
+    expect(refused).toEqual([
+      { index: 2, refusal: 'too_large', reason: expect.stringMatching(/larger than the max/) },
+    ]);
+    // Every other message was acknowledged in a request without the refused one.
+    const acknowledged = requests.filter((r) => !r.includes('bad')).flat();
+    expect(new Set(acknowledged)).toEqual(new Set(['m0', 'm1', 'm3', 'm4']));
+    // write() itself reports the refusal as final, not as Kafka being unavailable.
+    await expect(writer.write('t', [{ value: 'bad' }])).rejects.toBeInstanceOf(KafkaRefusedError);
+  });
+
+  it('rejects a transient failure as unavailable, for the caller to retry: nothing is set aside', async () => {
+    const down = answeringProducer(() => new KafkaJSConnectionError('Connection error: ECONNREFUSED'));
+    const writer = new DurableWriter(down.producer);
+    await expect(writer.writeEach('t', [{ value: 'ok' }, { value: 'bad' }])).rejects.toBeInstanceOf(
+      KafkaUnavailableError,
+    );
+    const notEnoughReplicas = answeringProducer(() =>
+      protocolError(
+        'NOT_ENOUGH_REPLICAS',
+        true,
+        'Messages are rejected since there are fewer in-sync replicas than required',
+      ),
+    );
+    const other = new DurableWriter(notEnoughReplicas.producer);
+    await expect(other.write('t', [{ value: 'bad' }])).rejects.toBeInstanceOf(KafkaUnavailableError);
+  });
+
+  it('replaces a producer whose request of several messages was refused (its sequence numbers are suspect)', async () => {
+    const first = answeringProducer();
+    const fresh = answeringProducer();
+    const writer = new DurableWriter(first.producer, { createProducer: () => fresh.producer });
+    expect(
+      await writer.writeEach(
+        't',
+        ['a', 'bad'].map((value) => ({ value })),
+      ),
+    ).toHaveLength(1);
+    expect(first.state.connected).toBe(false);
+    expect(first.requests).toEqual([['a', 'bad']]);
+    // The halves went out on the new producer.
+    expect(fresh.requests).toEqual([['a'], ['bad']]);
+    await writer.close();
+    expect(fresh.state.connected).toBe(false);
   });
 });

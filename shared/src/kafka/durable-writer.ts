@@ -1,4 +1,5 @@
 import type { Message, Producer } from 'kafkajs';
+import { messageLimit } from './topics';
 
 /** Kafka could not take the write in time; the caller must not report the record as stored. */
 export class KafkaUnavailableError extends Error {
@@ -9,6 +10,55 @@ export class KafkaUnavailableError extends Error {
     super(`Kafka did not acknowledge the write: ${reason}`, options);
     this.name = 'KafkaUnavailableError';
   }
+}
+
+/** Why Kafka refuses a message for good: its size, or its content as a record. */
+export type Refusal = 'too_large' | 'invalid';
+
+/**
+ * Kafka refused the write for good: sending it again can never succeed, so the caller sets the
+ * refused messages aside (the consumers dead-letter them) instead of retrying. Nothing of a write
+ * refused before it was sent (`indexes` known) reached Kafka.
+ */
+export class KafkaRefusedError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly refusal: Refusal,
+    /** The refused messages, by index into the write; undefined when Kafka refused the request as a whole. */
+    readonly indexes?: number[],
+    options?: ErrorOptions,
+  ) {
+    super(`Kafka refused the write: ${reason}`, options);
+    this.name = 'KafkaRefusedError';
+  }
+}
+
+/**
+ * The broker's errors that are about the records themselves (kafkajs does not retry them either).
+ * Other non-retriable errors (authorization, an unknown topic, the producer's sequence state) are
+ * about the deployment and end when an operator fixes it: they stay transient to the caller.
+ */
+const refusals: Record<string, Refusal> = {
+  MESSAGE_TOO_LARGE: 'too_large',
+  RECORD_LIST_TOO_LARGE: 'too_large',
+  INVALID_RECORD: 'invalid',
+  CORRUPT_MESSAGE: 'invalid',
+};
+
+/** The refusal a kafkajs error (or an error it caused) stands for, if it is one. */
+export function refusalOf(err: unknown): Refusal | undefined {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const type = (e as { type?: unknown }).type;
+    if (typeof type === 'string' && Object.hasOwn(refusals, type)) return refusals[type];
+  }
+  return undefined;
+}
+
+/** A message Kafka refused for good, by index into the messages written (see DurableWriter.writeEach). */
+export interface RefusedMessage {
+  index: number;
+  reason: string;
+  refusal: Refusal;
 }
 
 /** One produce request's size, duration and outcome (metrics). */
@@ -54,6 +104,19 @@ export interface DurableWriterOptions {
   spreadAfterMs?: number;
   /** Called after every produce request with its size and duration (metrics). */
   onFlush?: (info: FlushInfo) => void;
+  /**
+   * The largest message (messageBytes) a topic takes; a larger one is refused before it is sent.
+   * Default: the limit of Warden's topic of that name (messageLimit).
+   */
+  maxMessageBytes?: (topic: string) => number;
+  /**
+   * Makes a producer to replace one whose request of several messages Kafka refused: kafkajs then
+   * rewinds the idempotent sequence numbers of every partition in the request, also of those the
+   * broker did append, and the broker takes the next write to such a partition for a duplicate of
+   * the appended one: acknowledged, never stored. A fresh producer (a new producer id) starts
+   * clean. Without it the producer is kept (tests that never send a refusable request).
+   */
+  createProducer?: () => Producer;
 }
 
 /**
@@ -80,6 +143,7 @@ export class DurableWriter {
   private lastSendAt = 0;
   /** Pump again once the request in flight has been out for spreadAfterMs. */
   private spreadTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   constructor(
     producers: Producer | Producer[],
@@ -94,24 +158,92 @@ export class DurableWriter {
     this.spreadAfterMs = opts.spreadAfterMs ?? 10;
   }
 
-  /** Resolves when Kafka acknowledged every message; rejects with KafkaUnavailableError otherwise. */
+  /** The largest message (messageBytes) the writer sends to `topic`. */
+  limitOf(topic: string): number {
+    return (this.opts.maxMessageBytes ?? messageLimit)(topic);
+  }
+
+  /**
+   * Resolves when Kafka acknowledged every message. Rejects with KafkaRefusedError when Kafka refuses
+   * them for good (a message over the topic's limit is refused before anything is sent), and with
+   * KafkaUnavailableError otherwise: a transient failure, which the caller retries.
+   */
   write(topic: string, messages: Message[]): Promise<void> {
-    const parts: Array<{ messages: Message[]; bytes: number }> = [];
+    const limit = this.limitOf(topic);
+    const parts: Array<{ messages: Message[]; bytes: number; first: number }> = [];
     let part: Message[] = [];
     let bytes = 0;
-    for (const m of messages) {
+    let oversized: number[] | undefined;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
       const size = messageBytes(m);
+      if (size > limit) (oversized ??= []).push(i);
       if (part.length > 0 && (bytes + size > this.maxBatchBytes || part.length >= this.maxBatchMessages)) {
-        parts.push({ messages: part, bytes });
+        parts.push({ messages: part, bytes, first: i - part.length });
         part = [];
         bytes = 0;
       }
       part.push(m);
       bytes += size;
     }
-    parts.push({ messages: part, bytes });
+    if (oversized) {
+      const reason = `${oversized.length} of ${messages.length} messages larger than ${topic} takes (${limit} bytes)`;
+      return Promise.reject(new KafkaRefusedError(reason, 'too_large', oversized));
+    }
+    parts.push({ messages: part, bytes, first: messages.length - part.length });
     if (parts.length === 1) return this.enqueue(topic, messages, bytes);
-    return Promise.all(parts.map((p) => this.enqueue(topic, p.messages, p.bytes))).then(() => undefined);
+    return Promise.all(
+      parts.map((p) =>
+        this.enqueue(topic, p.messages, p.bytes).catch((err: unknown) => {
+          // A refusal names messages of its part; the caller knows the write's indexes.
+          if (!(err instanceof KafkaRefusedError) || !err.indexes) throw err;
+          const indexes = err.indexes.map((i) => p.first + i);
+          throw new KafkaRefusedError(err.reason, err.refusal, indexes, { cause: err.cause });
+        }),
+      ),
+    ).then(() => undefined);
+  }
+
+  /**
+   * Writes the messages Kafka takes and returns the ones it refuses for good, so the caller can set
+   * those aside and move on: a refusal naming its messages is taken as it is, one of a request as
+   * a whole is narrowed down by halving the write (as the sink isolates rows ClickHouse refuses).
+   * A transient failure rejects with KafkaUnavailableError, as write does.
+   */
+  writeEach(topic: string, messages: Message[]): Promise<RefusedMessage[]> {
+    return this.writeNarrowing(topic, messages, 0);
+  }
+
+  /** writeEach of messages that start at `offset` of the caller's write. */
+  private async writeNarrowing(
+    topic: string,
+    messages: Message[],
+    offset: number,
+  ): Promise<RefusedMessage[]> {
+    if (messages.length === 0) return [];
+    try {
+      await this.write(topic, messages);
+      return [];
+    } catch (err) {
+      if (!(err instanceof KafkaRefusedError)) throw err;
+      const { reason, refusal, indexes } = err;
+      if (indexes) {
+        const refused = new Set(indexes);
+        const rest = messages.filter((_, i) => !refused.has(i));
+        const restIndex = messages.flatMap((_, i) => (refused.has(i) ? [] : [i]));
+        const later = await this.writeNarrowing(topic, rest, 0);
+        return [
+          ...indexes.map((i) => ({ index: offset + i, reason, refusal })),
+          ...later.map((r) => ({ ...r, index: offset + restIndex[r.index]! })),
+        ].sort((a, b) => a.index - b.index);
+      }
+      if (messages.length === 1) return [{ index: offset, reason, refusal }];
+      const mid = Math.ceil(messages.length / 2);
+      return [
+        ...(await this.writeNarrowing(topic, messages.slice(0, mid), offset)),
+        ...(await this.writeNarrowing(topic, messages.slice(mid), offset + mid)),
+      ];
+    }
   }
 
   private enqueue(topic: string, messages: Message[], bytes: number): Promise<void> {
@@ -145,6 +277,16 @@ export class DurableWriter {
   /** Waits until nothing is queued or in flight (graceful shutdown). */
   async drain(): Promise<void> {
     while (this.inFlight > 0 || this.queue.length > 0) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  /**
+   * Drains, then disconnects the producers the writer holds, the replacements it made included
+   * (graceful shutdown of an owner that passed createProducer).
+   */
+  async close(): Promise<void> {
+    await this.drain();
+    this.closed = true;
+    await Promise.all(this.idle.map((p) => p.disconnect()));
   }
 
   private pump(): void {
@@ -195,6 +337,7 @@ export class DurableWriter {
       else byTopic.set(p.topic, [...p.messages]);
     }
     const started = this.lastSendAt;
+    let renew = false;
     producer
       .sendBatch({
         acks: -1,
@@ -208,23 +351,59 @@ export class DurableWriter {
         },
         (err: Error) => {
           this.opts.onFlush?.({ messages: count, ms: performance.now() - started, ok: false });
-          const failure = new KafkaUnavailableError(err.message, { cause: err });
+          const refusal = refusalOf(err);
+          // Only a request of one message says which message Kafka refused.
+          const failure = refusal
+            ? new KafkaRefusedError(err.message, refusal, count === 1 ? [0] : undefined, { cause: err })
+            : new KafkaUnavailableError(err.message, { cause: err });
           for (const p of batch) settle(p, failure);
+          renew = refusal !== undefined && count > 1;
         },
       )
       .finally(() => {
         this.inFlight--;
-        this.idle.push(producer);
+        if (renew) this.renew(producer);
+        else this.idle.push(producer);
         this.pump();
       });
+  }
+
+  /** Replaces a producer whose sequence numbers may be out of step with the broker (see createProducer). */
+  private renew(old: Producer): void {
+    const create = this.opts.createProducer;
+    if (!create || this.closed) {
+      this.idle.push(old);
+      return;
+    }
+    void old.disconnect().catch(() => undefined);
+    const fresh = create();
+    const connect = (attempt: number): void => {
+      fresh.connect().then(
+        () => {
+          if (this.closed) void fresh.disconnect().catch(() => undefined);
+          else {
+            this.idle.push(fresh);
+            this.pump();
+          }
+        },
+        // The broker answered a moment ago; if it is gone now, writes wait (and time out) meanwhile.
+        () => {
+          if (!this.closed) setTimeout(() => connect(attempt + 1), Math.min(5000, 250 * attempt));
+        },
+      );
+    };
+    connect(1);
   }
 }
 
 const byteLength = (v: Buffer | string | null | undefined) =>
   v == null ? 0 : typeof v === 'string' ? Buffer.byteLength(v) : v.length;
 
-/** A message's size in a record batch: key, value, headers and a record's fixed overhead. */
-function messageBytes(m: Message): number {
+/**
+ * A message's size in a record batch, as the writer estimates it: key, value, headers and a
+ * record's fixed overhead (within a few bytes of Kafka's count; topics' limits leave room for the rest).
+ */
+export function messageBytes(m: Message): number {
   let n = 32 + byteLength(m.key) + byteLength(m.value);
   for (const [k, v] of Object.entries(m.headers ?? {})) {
     for (const one of Array.isArray(v) ? v : [v]) n += 8 + k.length + byteLength(one);
