@@ -52,7 +52,11 @@ export async function runTopics(
     await admin.connect();
     const result = await ensureTopics(admin, topicOptions);
     for (const spec of topicSpecs(topicOptions)) {
-      const state = result.created.includes(spec.name) ? 'created' : 'exists';
+      const state = result.created.includes(spec.name)
+        ? 'created'
+        : result.raised.includes(spec.name)
+          ? 'raised'
+          : 'exists';
       say(
         `topics: ${spec.name.padEnd(24)} ${state.padEnd(8)} partitions=${spec.partitions} ` +
           `retention=${spec.retentionMs / 86_400_000}d max.message.bytes=${spec.maxMessageBytes}`,
