@@ -30,8 +30,12 @@ export type IdempotencyClaim =
  */
 export interface Guards {
   authenticate(req: FastifyRequest, scope: string): Promise<Caller>;
-  /** Charges `cost` requests to the account; sets RateLimit headers on the reply; throws 429. */
-  rateLimit(caller: Caller, reply: FastifyReply, cost: number): Promise<void>;
+  /**
+   * Charges `cost` records to the account and sets RateLimit headers on the reply; throws 429 when
+   * they do not fit now, 413 when `prepaid + cost` exceeds the burst (it never could). `prepaid`:
+   * units of the same request charged by an earlier call, refunded when the whole does not fit.
+   */
+  rateLimit(caller: Caller, reply: FastifyReply, cost: number, prepaid?: number): Promise<void>;
   /** Throws 403 AGENT_LIMIT_EXCEEDED for a new agent beyond the tier's limit. */
   admitAgent(caller: Caller, agentId: string): Promise<void>;
   claimIdempotency(caller: Caller, key: string, fingerprint: string): Promise<IdempotencyClaim>;

@@ -4,7 +4,14 @@ import { IdempotencyStore } from '@warden/shared/idempotency/index';
 import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
 import type { Registry } from '@warden/shared/metrics';
-import { rateLimitHeaders, RateLimiter, rateScaleFromEnv, scaleLimits } from '@warden/shared/ratelimit/index';
+import {
+  AddressLimiter,
+  rateLimitHeaders,
+  RateLimiter,
+  rateScaleFromEnv,
+  scaleLimits,
+  type GcraLimits,
+} from '@warden/shared/ratelimit/index';
 import { defaultChunk, ReservingLimiter } from '@warden/shared/ratelimit/reservations';
 import { ApiError } from './errors';
 import type { Guards } from './guards';
@@ -19,6 +26,8 @@ export interface RedisGuardsOptions {
   rateScale?: number;
   /** Longest wait for Redis on a rate-limit check before deciding locally (default 50 ms). */
   rateLimitTimeoutMs?: number;
+  /** Requests without a valid key admitted per client address, in each process (default 60/min, burst 60). */
+  addressLimits?: GcraLimits;
 }
 
 export interface RedisGuards extends Guards {
@@ -51,9 +60,9 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
   const limiter = new ReservingLimiter(sharedLimiter, {
     chunkFor: (limits) => defaultChunk(scaleLimits(limits, scale)),
   });
+  const strangers = new AddressLimiter(opts.addressLimits);
   const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
   const idempotency = new IdempotencyStore({ redis, prefix });
-
   return {
     start: () => auth.start(),
     stop: async () => {
@@ -62,7 +71,23 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     },
 
     async authenticate(req, scope) {
-      const result = await auth.authenticate(presentedKeyFromHeaders(req.headers));
+      const presented = presentedKeyFromHeaders(req.headers);
+      // A key this process knows to be valid costs nothing more; anything else is charged to the
+      // client's address first, so neither bad keys nor random ones (a Redis lookup each) flood.
+      let result = auth.known(presented);
+      if (!result?.ok) {
+        const decision = strangers.allow(req.ip);
+        if (!decision.allowed) {
+          const headers = rateLimitHeaders(decision, strangers.limits, 'unauthenticated');
+          throw new ApiError(
+            'RATE_LIMIT_EXCEEDED',
+            `Too many requests without a valid API key from this address; check the key (Authorization: Bearer <key>) and retry after ${headers['Retry-After']} s.`,
+            undefined,
+            headers,
+          );
+        }
+        result ??= await auth.authenticate(presented);
+      }
       if (!result.ok) {
         if (result.reason === 'unavailable') {
           throw new ApiError('SERVICE_UNAVAILABLE', result.message, undefined, { 'retry-after': '2' });
@@ -86,18 +111,29 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
       };
     },
 
-    async rateLimit(caller, reply, cost) {
-      const decision = await limiter.check(
-        caller.accountId,
-        { ratePerMinute: caller.ratePerMinute, burst: caller.burst },
-        cost,
-      );
+    async rateLimit(caller, reply, cost, prepaid = 0) {
+      const limits = { ratePerMinute: caller.ratePerMinute, burst: caller.burst };
+      // One record always fits; more may be beyond the burst (after WARDEN_RATE_SCALE).
+      const burst = cost + prepaid > 1 ? scaleLimits(limits, scale).burst : Infinity;
+      if (cost + prepaid > burst) {
+        // However long the client waited, this many records would never fit at once.
+        throw new ApiError(
+          'PAYLOAD_TOO_LARGE',
+          `This request carries ${cost + prepaid} records; the ${caller.tier} tier admits at most ${burst} at once (its burst): send them in batches of at most ${burst}.`,
+          {
+            field: 'interactions',
+            expected: `at most ${burst} records`,
+            received: `${cost + prepaid} records`,
+          },
+        );
+      }
+      const decision = await limiter.check(caller.accountId, limits, cost, prepaid);
       const headers = rateLimitHeaders(decision, decision.limits);
       reply.headers(headers);
       if (decision.allowed) return;
       throw new ApiError(
         'RATE_LIMIT_EXCEEDED',
-        `Rate limit of the ${caller.tier} tier exceeded (${caller.ratePerMinute} requests/min, burst ${caller.burst}); retry after ${headers['Retry-After']} s and back off exponentially.`,
+        `Rate limit of the ${caller.tier} tier exceeded (${decision.limits.ratePerMinute} records/min, burst ${decision.limits.burst}); retry after ${headers['Retry-After']} s and back off exponentially.`,
         undefined,
         headers,
       );

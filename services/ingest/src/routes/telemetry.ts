@@ -121,6 +121,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
         const caller = req.caller;
         // Items are checked one by one below: until then they are only what JSON gave.
         const interactions: readonly unknown[] = req.body.interactions;
+        // A batch costs the records it carries (its first was charged on arrival).
+        await reply.chargeRecords(interactions.length);
         const src = source(req, '/telemetry/batch', 'custom');
         const results: BatchResult['results'] = [];
         const accepted: InteractionEnvelope[] = [];
