@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaUnavailableError } from '@warden/shared/kafka/durable-writer';
@@ -13,7 +14,8 @@ quiet.level = 'silent';
 
 /**
  * Issue #26: what a key holder (or anyone without a key) can do to Warden's limits and Redis:
- * batches cost their records, and keyless traffic is limited per address.
+ * batches cost their records, keyless traffic is limited per address, idempotent answers are
+ * bounded, and bookkeeping after the Kafka ack never turns a stored record into an error.
  */
 describe('ingest under abuse (Redis guards)', () => {
   const prefix = testPrefix('abuse');
@@ -187,6 +189,115 @@ describe('ingest under abuse (Redis guards)', () => {
       expect(lookups).toBe(5);
       // A key this process knows to be valid still passes from the same address.
       expect((await post(app, record(), bearer(key))).statusCode).toBe(200);
+    });
+  });
+
+  describe('idempotent answers are bounded in Redis', () => {
+    const answerKey = (accountId: string, idempotencyKey: string) =>
+      `${prefix}idem:${accountId}:${createHash('sha256').update(idempotencyKey).digest('hex')}`;
+
+    it('ten idempotent 1,000-record batches keep under 16 KiB each, and replay the same answer', async () => {
+      const accountId = uniqueName('bounded');
+      const { key } = await store.createKey({
+        accountId,
+        tier: 'enterprise',
+        limits: { ratePerMinute: 1_000_000, burst: 1_000_000 },
+      });
+      // Every record lacks agentId: 1,000 rejections a request, the largest answer per byte sent.
+      const body = batchOf(1000, (i) => ({ prompt: `p${i}`, response: 'r' }));
+      const keys: string[] = [];
+      let first;
+      for (let i = 0; i < 10; i++) {
+        const idempotencyKey = uniqueName(`batch-${i}`);
+        keys.push(answerKey(accountId, idempotencyKey));
+        const res = await post(
+          ingest,
+          body,
+          { ...bearer(key), 'idempotency-key': idempotencyKey },
+          '/telemetry/batch',
+        );
+        expect(res.statusCode).toBe(207);
+        expect(res.json().rejected).toBe(1000);
+        if (i === 0) {
+          first = res.json();
+          const again = await post(
+            ingest,
+            body,
+            { ...bearer(key), 'idempotency-key': idempotencyKey },
+            '/telemetry/batch',
+          );
+          expect(again.headers['idempotent-replayed']).toBe('true');
+          expect(again.json()).toEqual(first);
+        }
+      }
+      let bytes = 0;
+      for (const k of keys) bytes += (await redis.call('MEMORY', 'USAGE', k)) as number;
+      // The uncompressed answers took ~235 KB each.
+      expect(bytes).toBeLessThan(10 * 16 * 1024);
+    });
+
+    it('an answer too large to keep is replayed as its summary, and stored under 64 KiB', async () => {
+      const accountId = uniqueName('capped');
+      const { key } = await store.createKey({
+        accountId,
+        tier: 'enterprise',
+        limits: { ratePerMinute: 1_000_000, burst: 1_000_000, agentLimit: 1 },
+      });
+      // Random 256-character agent ids beyond the agent limit: each rejection quotes its agentId.
+      const body = batchOf(1000, () => record(randomBytes(128).toString('hex')));
+      const headers = { ...bearer(key), 'idempotency-key': uniqueName('big') };
+      const res = await post(ingest, body, headers, '/telemetry/batch');
+      expect(res.statusCode).toBe(207);
+      expect(res.json()).toMatchObject({ accepted: 1, rejected: 999 });
+      expect(res.body.length).toBeGreaterThan(300_000);
+      expect(await redis.strlen(answerKey(accountId, headers['idempotency-key']))).toBeLessThan(64 * 1024);
+
+      const replay = await post(ingest, body, headers, '/telemetry/batch');
+      expect(replay.statusCode).toBe(207);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      expect(replay.json()).toMatchObject({ status: 'partial', accepted: 1, rejected: 999, results: [] });
+      expect(replay.json().message).toMatch(/not replayed/);
+    });
+  });
+
+  describe('bookkeeping after the Kafka acknowledgement', () => {
+    it('a Redis failure storing the idempotent answer still answers 200, once, and is counted', async () => {
+      const { app, metrics } = await start({
+        prepare: (client) => {
+          // The guards find this command already defined: storing (or releasing) an answer fails.
+          Object.assign(client, {
+            wardenIdemSettle: () =>
+              Promise.reject(new Error("READONLY You can't write against a read only replica.")),
+          });
+        },
+      });
+      const { key } = await store.createKey({ accountId: uniqueName('after-ack'), tier: 'business' });
+      const before = published.length;
+      const res = await post(app, record(), { ...bearer(key), 'idempotency-key': uniqueName('ack') });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().status).toBe('success');
+      expect(published.length - before).toBe(1);
+      expect(await metrics.metrics()).toMatch(
+        /warden_ingest_bookkeeping_failures_total\{[^}]*step="idempotency"[^}]*\} 1/,
+      );
+    });
+
+    it('guards that throw after the ack do not turn the answer into an error', async () => {
+      const { app } = await start({
+        wrap: (guard) => ({
+          ...guard,
+          completeIdempotency: () => Promise.reject(new Error('Connection is closed.')),
+        }),
+      });
+      const { key } = await store.createKey({ accountId: uniqueName('wrapped'), tier: 'business' });
+      const res = await post(
+        app,
+        batchOf(3),
+        { ...bearer(key), 'idempotency-key': uniqueName('ack') },
+        '/telemetry/batch',
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.json().accepted).toBe(3);
     });
   });
 });

@@ -11,10 +11,12 @@ export interface Caller {
   burst: number;
 }
 
-/** A stored first answer for an idempotent retry. */
+/** A route's answer, stored as the first answer for idempotent retries. */
 export interface StoredAnswer {
   status: number;
   body: unknown;
+  /** What a retry needs when `body` is too large to keep (see IdempotencyStore). */
+  summary?: unknown;
 }
 
 export type IdempotencyClaim =
@@ -39,6 +41,10 @@ export interface Guards {
   /** Throws 403 AGENT_LIMIT_EXCEEDED for a new agent beyond the tier's limit. */
   admitAgent(caller: Caller, agentId: string): Promise<void>;
   claimIdempotency(caller: Caller, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  /**
+   * Stores the answer of a claimed key. Runs after the records were stored in Kafka, so it must not
+   * fail the request: an implementation logs and counts its own failures and resolves.
+   */
   completeIdempotency(
     caller: Caller,
     key: string,

@@ -3,7 +3,7 @@ import { AgentRegistry, AgentRegistryUnavailableError } from '@warden/shared/age
 import { IdempotencyStore } from '@warden/shared/idempotency/index';
 import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
-import type { Registry } from '@warden/shared/metrics';
+import { Counter, type Registry } from '@warden/shared/metrics';
 import {
   AddressLimiter,
   rateLimitHeaders,
@@ -28,6 +28,11 @@ export interface RedisGuardsOptions {
   rateLimitTimeoutMs?: number;
   /** Requests without a valid key admitted per client address, in each process (default 60/min, burst 60). */
   addressLimits?: GcraLimits;
+  /**
+   * Bytes of idempotent answers an account may keep for 24 h, per record a minute its tier admits
+   * (default 100 × 1,440 a day: 14.4 MB for free's 100/min); beyond it answers are kept 10 min.
+   */
+  idempotencyBytesPerRecord?: number;
 }
 
 export interface RedisGuards extends Guards {
@@ -63,6 +68,25 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
   const strangers = new AddressLimiter(opts.addressLimits);
   const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
   const idempotency = new IdempotencyStore({ redis, prefix });
+  const idempotencyBudgetPerRate = (opts.idempotencyBytesPerRecord ?? 100) * 24 * 60;
+  const bookkeepingFailures = opts.metrics
+    ? new Counter({
+        name: 'warden_ingest_bookkeeping_failures_total',
+        help: 'Writes after the Kafka acknowledgement that failed (the answer stood), by step',
+        labelNames: ['step'],
+        registers: [opts.metrics],
+      })
+    : undefined;
+  /** Bookkeeping after the Kafka ack: a failure is logged and counted, never the request's error. */
+  const afterAck = (step: string, write: Promise<unknown>) =>
+    write.then(
+      () => undefined,
+      (err: unknown) => {
+        bookkeepingFailures?.inc({ step });
+        logger.warn({ err, step }, 'bookkeeping after the Kafka acknowledgement failed; the answer stands');
+      },
+    );
+
   return {
     start: () => auth.start(),
     stop: async () => {
@@ -191,8 +215,18 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
         return { state: 'replay', answer: { status: begun.answer.status, body: begun.answer.body } };
       return { state: begun.state };
     },
-    async completeIdempotency(caller, key, token, answer, fingerprint) {
-      await idempotency.complete(caller.accountId, key, answer, token, fingerprint);
+    completeIdempotency(caller, key, token, answer, fingerprint) {
+      return afterAck(
+        'idempotency',
+        idempotency.complete(
+          caller.accountId,
+          key,
+          answer,
+          token,
+          fingerprint,
+          caller.ratePerMinute * idempotencyBudgetPerRate,
+        ),
+      );
     },
     async abandonIdempotency(caller, key, token) {
       await idempotency.abandon(caller.accountId, key, token);

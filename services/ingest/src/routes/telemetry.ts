@@ -157,7 +157,13 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
           rejected,
           results,
         };
-        return { status: rejected === 0 ? 200 : 207, body };
+        // Kept for an idempotent retry instead of `body` when the per-item results are too large.
+        const summary: BatchResult = {
+          ...body,
+          message: `${body.message} Per-item results are not replayed: the first answer was too large to keep.`,
+          results: [],
+        };
+        return { status: rejected === 0 ? 200 : 207, body, summary };
       }),
   );
 
