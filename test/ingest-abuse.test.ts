@@ -15,7 +15,8 @@ quiet.level = 'silent';
 /**
  * Issue #26: what a key holder (or anyone without a key) can do to Warden's limits and Redis:
  * batches cost their records, keyless traffic is limited per address, idempotent answers are
- * bounded, and bookkeeping after the Kafka ack never turns a stored record into an error.
+ * bounded, client interactionIds cannot be reused, and bookkeeping after the Kafka ack never turns
+ * a stored record into an error.
  */
 describe('ingest under abuse (Redis guards)', () => {
   const prefix = testPrefix('abuse');
@@ -260,6 +261,120 @@ describe('ingest under abuse (Redis guards)', () => {
     });
   });
 
+  describe('interaction ids cannot be reused', () => {
+    it('a client id with another record is 409; the same record again is its first answer, written once', async () => {
+      const { key } = await store.createKey({ accountId: uniqueName('ids'), tier: 'business' });
+      const interactionId = uniqueName('client-id');
+      const before = published.length;
+      const first = await post(ingest, { ...record(), interactionId }, bearer(key));
+      expect(first.statusCode).toBe(200);
+      expect(first.json().interactionId).toBe(interactionId);
+      const again = await post(ingest, { ...record(), interactionId }, bearer(key));
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toEqual(first.json());
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      const other = await post(
+        ingest,
+        { ...record(), prompt: 'a different prompt', interactionId },
+        bearer(key),
+      );
+      expect(other.statusCode).toBe(409);
+      expect(other.json().error).toMatchObject({
+        code: 'IDEMPOTENCY_CONFLICT',
+        details: { field: 'interactionId' },
+      });
+      expect(published.length - before).toBe(1);
+      // Ids are per account: another account may use the same one.
+      const { key: otherAccount } = await store.createKey({ accountId: uniqueName('ids'), tier: 'business' });
+      expect((await post(ingest, { ...record(), interactionId }, bearer(otherAccount))).statusCode).toBe(200);
+    });
+
+    it('an id Warden assigned in an earlier 200 cannot be sent back, whatever the record', async () => {
+      const { key } = await store.createKey({ accountId: uniqueName('assigned'), tier: 'business' });
+      const first = await post(ingest, record(), bearer(key));
+      const assigned: string = first.json().interactionId;
+      const before = published.length;
+      for (const body of [
+        { ...record(), prompt: 'hide the first one', interactionId: assigned },
+        { ...record(), interactionId: assigned.toUpperCase() },
+      ]) {
+        const res = await post(ingest, body, bearer(key));
+        expect(res.statusCode).toBe(409);
+        expect(res.json().error.code).toBe('IDEMPOTENCY_CONFLICT');
+        expect(res.json().error.message).toMatch(/assigned by Warden/);
+      }
+      const platform = await post(
+        ingest,
+        { ...record(), interactionId: assigned },
+        bearer(key),
+        '/integrations/custom/telemetry',
+      );
+      expect(platform.statusCode).toBe(409);
+      expect(published.length).toBe(before);
+    });
+
+    it('in a batch, each reused id is rejected in its own result and the rest are stored once', async () => {
+      const { key } = await store.createKey({ accountId: uniqueName('batch-ids'), tier: 'business' });
+      const taken = uniqueName('taken');
+      const fresh = uniqueName('fresh');
+      expect((await post(ingest, { ...record(), interactionId: taken }, bearer(key))).statusCode).toBe(200);
+      const assigned: string = (await post(ingest, record(), bearer(key))).json().interactionId;
+      const before = published.length;
+      const res = await post(
+        ingest,
+        {
+          interactions: [
+            { ...record(), interactionId: taken }, // the same record again: stored before
+            { ...record(), interactionId: fresh },
+            { ...record(), prompt: 'other', interactionId: taken }, // reused for another record
+            { ...record(), interactionId: fresh }, // repeated in the batch: stored once
+            { ...record(), interactionId: assigned },
+            record(),
+          ],
+        },
+        bearer(key),
+        '/telemetry/batch',
+      );
+      expect(res.statusCode).toBe(207);
+      const results = res.json().results as Array<{
+        status: string;
+        interactionId?: string;
+        error?: { code: string; details: { field: string } };
+      }>;
+      expect(results.map((r) => r.status)).toEqual([
+        'accepted',
+        'accepted',
+        'rejected',
+        'accepted',
+        'rejected',
+        'accepted',
+      ]);
+      expect(results[0]!.interactionId).toBe(taken);
+      expect(results[2]!.error).toMatchObject({
+        code: 'IDEMPOTENCY_CONFLICT',
+        details: { field: 'interactions[2].interactionId' },
+      });
+      expect(results[4]!.error?.code).toBe('IDEMPOTENCY_CONFLICT');
+      expect(res.json()).toMatchObject({ accepted: 4, rejected: 2 });
+      // Written: the fresh id once and the record without an id.
+      expect(published.length - before).toBe(2);
+      expect(published.slice(before)).toContain(fresh);
+    });
+    it('a record Kafka did not take (503) releases its id, so the retry stores it', async () => {
+      let down = true;
+      const { app } = await start({ kafkaDown: () => down });
+      const { key } = await store.createKey({ accountId: uniqueName('released'), tier: 'business' });
+      const body = { ...record(), interactionId: uniqueName('retried') };
+      expect((await post(app, body, bearer(key))).statusCode).toBe(503);
+      down = false;
+      const before = published.length;
+      const retry = await post(app, body, bearer(key));
+      expect(retry.statusCode).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expect(published.length - before).toBe(1);
+    });
+  });
+
   describe('bookkeeping after the Kafka acknowledgement', () => {
     it('a Redis failure storing the idempotent answer still answers 200, once, and is counted', async () => {
       const { app, metrics } = await start({
@@ -276,9 +391,12 @@ describe('ingest under abuse (Redis guards)', () => {
       const res = await post(app, record(), { ...bearer(key), 'idempotency-key': uniqueName('ack') });
       expect(res.statusCode).toBe(200);
       expect(res.json().status).toBe('success');
-      expect(published.length - before).toBe(1);
+      // A record with its own id: its id's claim cannot be completed either.
+      const own = await post(app, { ...record(), interactionId: uniqueName('own') }, bearer(key));
+      expect(own.statusCode).toBe(200);
+      expect(published.length - before).toBe(2);
       expect(await metrics.metrics()).toMatch(
-        /warden_ingest_bookkeeping_failures_total\{[^}]*step="idempotency"[^}]*\} 1/,
+        /warden_ingest_bookkeeping_failures_total\{[^}]*step="idempotency"[^}]*\} 2/,
       );
     });
 

@@ -15,9 +15,16 @@ export interface Caller {
 export interface StoredAnswer {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
   /** What a retry needs when `body` is too large to keep (see IdempotencyStore). */
   summary?: unknown;
 }
+
+/**
+ * What an idempotency key names: a request (its Idempotency-Key header) or a record (its
+ * client-supplied interactionId). Each scope has its own keys.
+ */
+export type IdempotencyScope = 'request' | 'record';
 
 export type IdempotencyClaim =
   | { state: 'claimed'; token: string }
@@ -40,7 +47,12 @@ export interface Guards {
   rateLimit(caller: Caller, reply: FastifyReply, cost: number, prepaid?: number): Promise<void>;
   /** Throws 403 AGENT_LIMIT_EXCEEDED for a new agent beyond the tier's limit. */
   admitAgent(caller: Caller, agentId: string): Promise<void>;
-  claimIdempotency(caller: Caller, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  claimIdempotency(
+    caller: Caller,
+    key: string,
+    fingerprint: string,
+    scope?: IdempotencyScope,
+  ): Promise<IdempotencyClaim>;
   /**
    * Stores the answer of a claimed key. Runs after the records were stored in Kafka, so it must not
    * fail the request: an implementation logs and counts its own failures and resolves.
@@ -51,8 +63,9 @@ export interface Guards {
     token: string,
     answer: StoredAnswer,
     fingerprint: string,
+    scope?: IdempotencyScope,
   ): Promise<void>;
-  abandonIdempotency(caller: Caller, key: string, token: string): Promise<void>;
+  abandonIdempotency(caller: Caller, key: string, token: string, scope?: IdempotencyScope): Promise<void>;
   /** Counts accepted records per key (usage shown by `warden keys list`). */
   recordUsage(caller: Caller, records: number): void;
 }

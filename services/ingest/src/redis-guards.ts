@@ -14,7 +14,7 @@ import {
 } from '@warden/shared/ratelimit/index';
 import { defaultChunk, ReservingLimiter } from '@warden/shared/ratelimit/reservations';
 import { ApiError } from './errors';
-import type { Guards } from './guards';
+import type { Guards, IdempotencyScope } from './guards';
 
 export interface RedisGuardsOptions {
   redis: Redis;
@@ -67,7 +67,11 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
   });
   const strangers = new AddressLimiter(opts.addressLimits);
   const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
-  const idempotency = new IdempotencyStore({ redis, prefix });
+  // Idempotency-Key headers and client interaction ids: one protocol, keys kept apart.
+  const idempotency: Record<IdempotencyScope, IdempotencyStore> = {
+    request: new IdempotencyStore({ redis, prefix }),
+    record: new IdempotencyStore({ redis, prefix, space: 'iid' }),
+  };
   const idempotencyBudgetPerRate = (opts.idempotencyBytesPerRecord ?? 100) * 24 * 60;
   const bookkeepingFailures = opts.metrics
     ? new Counter({
@@ -194,16 +198,18 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
       }
     },
 
-    async claimIdempotency(caller, key, fingerprint) {
+    async claimIdempotency(caller, key, fingerprint, scope = 'request') {
       let begun;
       try {
-        begun = await idempotency.begin(caller.accountId, key, fingerprint);
+        begun = await idempotency[scope].begin(caller.accountId, key, fingerprint);
       } catch (err) {
         // Without Redis a retry cannot be recognised: refuse rather than risk a second write.
         logger.warn({ err }, 'idempotency store unavailable');
         throw new ApiError(
           'SERVICE_UNAVAILABLE',
-          'Idempotent requests cannot be checked right now; retry shortly.',
+          scope === 'request'
+            ? 'Idempotent requests cannot be checked right now; retry shortly.'
+            : 'Records with their own interactionId cannot be checked right now; retry shortly.',
           undefined,
           {
             'retry-after': '2',
@@ -211,14 +217,13 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
         );
       }
       if (begun.state === 'claimed') return { state: 'claimed', token: begun.token };
-      if (begun.state === 'replay')
-        return { state: 'replay', answer: { status: begun.answer.status, body: begun.answer.body } };
+      if (begun.state === 'replay') return { state: 'replay', answer: begun.answer };
       return { state: begun.state };
     },
-    completeIdempotency(caller, key, token, answer, fingerprint) {
+    completeIdempotency(caller, key, token, answer, fingerprint, scope = 'request') {
       return afterAck(
         'idempotency',
-        idempotency.complete(
+        idempotency[scope].complete(
           caller.accountId,
           key,
           answer,
@@ -228,8 +233,8 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
         ),
       );
     },
-    async abandonIdempotency(caller, key, token) {
-      await idempotency.abandon(caller.accountId, key, token);
+    async abandonIdempotency(caller, key, token, scope = 'request') {
+      await idempotency[scope].abandon(caller.accountId, key, token);
     },
 
     recordUsage(caller, records) {

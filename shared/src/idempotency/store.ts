@@ -6,7 +6,8 @@ import type { Redis } from 'ioredis';
 /**
  * `Idempotency-Key` support: a retry within 24 h gets the first answer and writes nothing new.
  *
- * Layout (P = prefix): P idem:<accountId>:<sha256(idempotency key)> STRING, either
+ * Layout (P = prefix; `iid` instead of `idem` for client interaction ids, see `space`):
+ * P idem:<accountId>:<sha256(idempotency key)> STRING, either
  *   `c|<token>|<claimedAt>|<fingerprint>`    the claim (short lease)
  *   `d|<fingerprint>|j<answer JSON>`         a finished answer (24 h), small ones as they are,
  *   `d|<fingerprint>|z<deflated answer JSON>` larger ones compressed (a batch's answer shrinks ~20×);
@@ -57,6 +58,11 @@ export interface IdempotencyStoreOptions {
   maxAnswerBytes?: number;
   /** How long answers are kept once the account is over its budget. Default 10 min. */
   overBudgetTtlMs?: number;
+  /**
+   * The keyspace, so that what the keys name stays apart: `idem` (default) for Idempotency-Key
+   * headers, `iid` for client-supplied interaction ids. Both count against one account budget.
+   */
+  space?: string;
 }
 
 export class IdempotencyKeyError extends Error {
@@ -131,6 +137,7 @@ export class IdempotencyStore {
   private readonly claimTtlMs: number;
   private readonly maxAnswerBytes: number;
   private readonly overBudgetTtlMs: number;
+  private readonly space: string;
 
   constructor(options: IdempotencyStoreOptions) {
     this.redis = options.redis;
@@ -139,6 +146,7 @@ export class IdempotencyStore {
     this.claimTtlMs = options.claimTtlMs ?? 60_000;
     this.maxAnswerBytes = options.maxAnswerBytes ?? 64 * 1024;
     this.overBudgetTtlMs = options.overBudgetTtlMs ?? 10 * 60 * 1000;
+    this.space = options.space ?? 'idem';
     const commands = this.redis as unknown as Record<string, unknown>;
     if (typeof commands.wardenIdemBegin !== 'function') {
       this.redis.defineCommand('wardenIdemBegin', { numberOfKeys: 1, lua: BEGIN_LUA });
@@ -234,7 +242,7 @@ export class IdempotencyStore {
   private redisKey(accountId: string, idempotencyKey: string): string {
     validateIdempotencyKey(idempotencyKey);
     const digest = createHash('sha256').update(idempotencyKey).digest('hex');
-    return `${this.prefix}idem:${accountId}:${digest}`;
+    return `${this.prefix}${this.space}:${accountId}:${digest}`;
   }
 
   private budgetKey(accountId: string): string {

@@ -75,5 +75,6 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
 );
 
 function send(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  if (answer.headers) reply.headers(answer.headers);
   return reply.code(answer.status).send(answer.body);
 }
