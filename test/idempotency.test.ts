@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { IdempotencyKeyError, IdempotencyStore, requestFingerprint } from '@warden/shared/idempotency/index';
@@ -79,6 +80,60 @@ describe('idempotency store', () => {
       state: 'mismatch',
     });
     expect((await store.begin('acme', 'reuse', body)).state).toBe('replay');
+  });
+
+  it('keeps a large answer compressed and replays it whole', async () => {
+    const results = Array.from({ length: 1000 }, (_, index) => ({
+      index,
+      status: 'rejected',
+      error: {
+        code: 'MISSING_REQUIRED_FIELD',
+        message: `Missing required field: interactions[${index}].agentId.`,
+      },
+    }));
+    const big = { status: 207, body: { status: 'partial', rejected: 1000, results } };
+    const claim = await store.begin('acme', 'big');
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    expect(await store.complete('acme', 'big', big, claim.token)).toBe(true);
+    expect(await store.begin('acme', 'big')).toEqual({ state: 'replay', answer: big });
+    const key = `${prefix}idem:acme:${createHash('sha256').update('big').digest('hex')}`;
+    expect(JSON.stringify(big).length).toBeGreaterThan(90_000);
+    expect(await redis.strlen(key)).toBeLessThan(8 * 1024);
+  });
+
+  it('stores the summary of an answer over the cap, and the status alone when there is none', async () => {
+    const capped = new IdempotencyStore({ redis, prefix, maxAnswerBytes: 2048 });
+    // Random text does not compress: 8 KiB stays over a 2 KiB cap.
+    const body = { accepted: 2, results: [randomBytes(4096).toString('hex')] };
+    for (const [key, summary, replayed] of [
+      ['capped-summary', { accepted: 2, results: [] }, { status: 207, body: { accepted: 2, results: [] } }],
+      ['capped-status', undefined, { status: 207 }],
+    ] as const) {
+      const claim = await capped.begin('acme', key);
+      if (claim.state !== 'claimed') throw new Error('expected a claim');
+      await capped.complete('acme', key, { status: 207, body, ...(summary ? { summary } : {}) }, claim.token);
+      expect(await capped.begin('acme', key)).toEqual({ state: 'replay', answer: replayed });
+    }
+  });
+
+  it("keeps answers beyond the account's 24 h budget for 10 minutes only", async () => {
+    const answerOf = (i: number) => ({ status: 200, body: { status: 'success', interactionId: `i-${i}` } });
+    const ttls: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const claim = await store.begin('thrifty', `budget-${i}`);
+      if (claim.state !== 'claimed') throw new Error('expected a claim');
+      // Each stored answer takes ~180 bytes (key and value): three fit in 600.
+      expect(await store.complete('thrifty', `budget-${i}`, answerOf(i), claim.token, '', 600)).toBe(true);
+      ttls.push(
+        await redis.pttl(`${prefix}idem:thrifty:${createHash('sha256').update(`budget-${i}`).digest('hex')}`),
+      );
+    }
+    expect(ttls.slice(0, 3).every((ttl) => ttl > 23 * 60 * 60 * 1000)).toBe(true);
+    expect(ttls.slice(3).every((ttl) => ttl > 0 && ttl <= 10 * 60 * 1000)).toBe(true);
+    // Still replayed while kept.
+    expect((await store.begin('thrifty', 'budget-5')).state).toBe('replay');
+    const budget = await redis.pttl(`${prefix}idem-budget:thrifty`);
+    expect(budget).toBeGreaterThan(23 * 60 * 60 * 1000);
   });
 
   it('rejects invalid idempotency keys before touching Redis', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import {
@@ -171,6 +172,49 @@ describe('API keys and accounts on Redis', () => {
     const lookups = authA.stats().lookups;
     expect(await authA.authenticate(stranger)).toMatchObject({ ok: false, reason: 'unknown' });
     expect(authA.stats().lookups).toBe(lookups); // negative cache
+  });
+
+  it('a key created after its negative lookup works within 5 s, at once when its change message arrives', async () => {
+    // Written the way KeyStore writes a key, for a key whose lookup failed before it existed.
+    const appear = async (key: string, announce: boolean) => {
+      const keyId = `key_${randomBytes(10).toString('hex')}`;
+      const hash = hashKey(key);
+      await redisA.hset(store.keyspace.account('late'), { accountId: 'late', tier: 'free', version: 1 });
+      await redisA.hset(store.keyspace.key(keyId), {
+        keyId,
+        accountId: 'late',
+        hash,
+        scopes: 'ingest',
+        createdAt: Date.now(),
+        hint: 'wdn_live_…late',
+        version: 1,
+      });
+      await redisA.set(store.keyspace.keyByHash(hash), keyId);
+      if (announce)
+        await redisA.publish(store.keyspace.changes, JSON.stringify({ kind: 'key', keyId, hash }));
+    };
+    const silent = generateApiKey();
+    expect(await authA.authenticate(silent)).toMatchObject({ ok: false, reason: 'unknown' });
+    await appear(silent, false);
+    const lapsed = await pollUntil(
+      () => authA.authenticate(silent),
+      (r) => r.ok,
+      6000,
+      50,
+    );
+    expect(lapsed.value.ok).toBe(true);
+    expect(lapsed.elapsedMs).toBeLessThan(5100);
+
+    const announced = generateApiKey();
+    expect(await authB.authenticate(announced)).toMatchObject({ ok: false, reason: 'unknown' });
+    await appear(announced, true);
+    const seen = await pollUntil(
+      () => authB.authenticate(announced),
+      (r) => r.ok,
+      6000,
+    );
+    expect(seen.value.ok).toBe(true);
+    expect(seen.elapsedMs).toBeLessThan(1000);
   });
 
   it('picks up a change whose message was lost on the next full refresh', async () => {

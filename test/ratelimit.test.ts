@@ -52,6 +52,19 @@ describe('rate limiting: GCRA in Redis, local fallback', () => {
     expect((await gcraAllow(redis, key, limits)).allowed).toBe(true);
   });
 
+  it('charges a request in two parts and refunds the first when the whole does not fit (Lua = gcraStep)', async () => {
+    const limits = { ratePerMinute: 60, burst: 10 };
+    const key = `${prefix}gcra:prepaid`;
+    expect(await gcraAllow(redis, key, limits, 5)).toMatchObject({ allowed: true, remaining: 5 });
+    expect(await gcraAllow(redis, key, limits, 1)).toMatchObject({ allowed: true, remaining: 4 });
+    const rest = await gcraAllow(redis, key, limits, 6, 1);
+    expect(rest).toMatchObject({ allowed: false, remaining: 5 });
+    expect(rest.retryAfterSeconds).toBeGreaterThan(1.9);
+    expect(rest.retryAfterSeconds).toBeLessThanOrEqual(2);
+    // Refunded: the arrival's unit is back, so 5 fit at once.
+    expect(await gcraAllow(redis, key, limits, 5)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
   it('shares one limit between two limiter processes on one Redis', async () => {
     const other = connect();
     try {

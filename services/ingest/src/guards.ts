@@ -11,11 +11,20 @@ export interface Caller {
   burst: number;
 }
 
-/** A stored first answer for an idempotent retry. */
+/** A route's answer, stored as the first answer for idempotent retries. */
 export interface StoredAnswer {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
+  /** What a retry needs when `body` is too large to keep (see IdempotencyStore). */
+  summary?: unknown;
 }
+
+/**
+ * What an idempotency key names: a request (its Idempotency-Key header) or a record (its
+ * client-supplied interactionId). Each scope has its own keys.
+ */
+export type IdempotencyScope = 'request' | 'record';
 
 export type IdempotencyClaim =
   | { state: 'claimed'; token: string }
@@ -30,19 +39,33 @@ export type IdempotencyClaim =
  */
 export interface Guards {
   authenticate(req: FastifyRequest, scope: string): Promise<Caller>;
-  /** Charges `cost` requests to the account; sets RateLimit headers on the reply; throws 429. */
-  rateLimit(caller: Caller, reply: FastifyReply, cost: number): Promise<void>;
+  /**
+   * Charges `cost` records to the account and sets RateLimit headers on the reply; throws 429 when
+   * they do not fit now, 413 when `prepaid + cost` exceeds the burst (it never could). `prepaid`:
+   * units of the same request charged by an earlier call, refunded when the whole does not fit.
+   */
+  rateLimit(caller: Caller, reply: FastifyReply, cost: number, prepaid?: number): Promise<void>;
   /** Throws 403 AGENT_LIMIT_EXCEEDED for a new agent beyond the tier's limit. */
   admitAgent(caller: Caller, agentId: string): Promise<void>;
-  claimIdempotency(caller: Caller, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  claimIdempotency(
+    caller: Caller,
+    key: string,
+    fingerprint: string,
+    scope?: IdempotencyScope,
+  ): Promise<IdempotencyClaim>;
+  /**
+   * Stores the answer of a claimed key. Runs after the records were stored in Kafka, so it must not
+   * fail the request: an implementation logs and counts its own failures and resolves.
+   */
   completeIdempotency(
     caller: Caller,
     key: string,
     token: string,
     answer: StoredAnswer,
     fingerprint: string,
+    scope?: IdempotencyScope,
   ): Promise<void>;
-  abandonIdempotency(caller: Caller, key: string, token: string): Promise<void>;
+  abandonIdempotency(caller: Caller, key: string, token: string, scope?: IdempotencyScope): Promise<void>;
   /** Counts accepted records per key (usage shown by `warden keys list`). */
   recordUsage(caller: Caller, records: number): void;
 }

@@ -3,11 +3,18 @@ import { AgentRegistry, AgentRegistryUnavailableError } from '@warden/shared/age
 import { IdempotencyStore } from '@warden/shared/idempotency/index';
 import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
-import type { Registry } from '@warden/shared/metrics';
-import { rateLimitHeaders, RateLimiter, rateScaleFromEnv, scaleLimits } from '@warden/shared/ratelimit/index';
+import { Counter, type Registry } from '@warden/shared/metrics';
+import {
+  AddressLimiter,
+  rateLimitHeaders,
+  RateLimiter,
+  rateScaleFromEnv,
+  scaleLimits,
+  type GcraLimits,
+} from '@warden/shared/ratelimit/index';
 import { defaultChunk, ReservingLimiter } from '@warden/shared/ratelimit/reservations';
 import { ApiError } from './errors';
-import type { Guards } from './guards';
+import type { Guards, IdempotencyScope } from './guards';
 
 export interface RedisGuardsOptions {
   redis: Redis;
@@ -19,6 +26,13 @@ export interface RedisGuardsOptions {
   rateScale?: number;
   /** Longest wait for Redis on a rate-limit check before deciding locally (default 50 ms). */
   rateLimitTimeoutMs?: number;
+  /** Requests without a valid key admitted per client address, in each process (default 60/min, burst 60). */
+  addressLimits?: GcraLimits;
+  /**
+   * Bytes of idempotent answers an account may keep for 24 h, per record a minute its tier admits
+   * (default 100 × 1,440 a day: 14.4 MB for free's 100/min); beyond it answers are kept 10 min.
+   */
+  idempotencyBytesPerRecord?: number;
 }
 
 export interface RedisGuards extends Guards {
@@ -51,8 +65,31 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
   const limiter = new ReservingLimiter(sharedLimiter, {
     chunkFor: (limits) => defaultChunk(scaleLimits(limits, scale)),
   });
+  const strangers = new AddressLimiter(opts.addressLimits);
   const agents = new AgentRegistry({ redis, prefix, onError: onError('agents') });
-  const idempotency = new IdempotencyStore({ redis, prefix });
+  // Idempotency-Key headers and client interaction ids: one protocol, keys kept apart.
+  const idempotency: Record<IdempotencyScope, IdempotencyStore> = {
+    request: new IdempotencyStore({ redis, prefix }),
+    record: new IdempotencyStore({ redis, prefix, space: 'iid' }),
+  };
+  const idempotencyBudgetPerRate = (opts.idempotencyBytesPerRecord ?? 100) * 24 * 60;
+  const bookkeepingFailures = opts.metrics
+    ? new Counter({
+        name: 'warden_ingest_bookkeeping_failures_total',
+        help: 'Writes after the Kafka acknowledgement that failed (the answer stood), by step',
+        labelNames: ['step'],
+        registers: [opts.metrics],
+      })
+    : undefined;
+  /** Bookkeeping after the Kafka ack: a failure is logged and counted, never the request's error. */
+  const afterAck = (step: string, write: Promise<unknown>) =>
+    write.then(
+      () => undefined,
+      (err: unknown) => {
+        bookkeepingFailures?.inc({ step });
+        logger.warn({ err, step }, 'bookkeeping after the Kafka acknowledgement failed; the answer stands');
+      },
+    );
 
   return {
     start: () => auth.start(),
@@ -62,7 +99,23 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
     },
 
     async authenticate(req, scope) {
-      const result = await auth.authenticate(presentedKeyFromHeaders(req.headers));
+      const presented = presentedKeyFromHeaders(req.headers);
+      // A key this process knows to be valid costs nothing more; anything else is charged to the
+      // client's address first, so neither bad keys nor random ones (a Redis lookup each) flood.
+      let result = auth.known(presented);
+      if (!result?.ok) {
+        const decision = strangers.allow(req.ip);
+        if (!decision.allowed) {
+          const headers = rateLimitHeaders(decision, strangers.limits, 'unauthenticated');
+          throw new ApiError(
+            'RATE_LIMIT_EXCEEDED',
+            `Too many requests without a valid API key from this address; check the key (Authorization: Bearer <key>) and retry after ${headers['Retry-After']} s.`,
+            undefined,
+            headers,
+          );
+        }
+        result ??= await auth.authenticate(presented);
+      }
       if (!result.ok) {
         if (result.reason === 'unavailable') {
           throw new ApiError('SERVICE_UNAVAILABLE', result.message, undefined, { 'retry-after': '2' });
@@ -86,18 +139,29 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
       };
     },
 
-    async rateLimit(caller, reply, cost) {
-      const decision = await limiter.check(
-        caller.accountId,
-        { ratePerMinute: caller.ratePerMinute, burst: caller.burst },
-        cost,
-      );
+    async rateLimit(caller, reply, cost, prepaid = 0) {
+      const limits = { ratePerMinute: caller.ratePerMinute, burst: caller.burst };
+      // One record always fits; more may be beyond the burst (after WARDEN_RATE_SCALE).
+      const burst = cost + prepaid > 1 ? scaleLimits(limits, scale).burst : Infinity;
+      if (cost + prepaid > burst) {
+        // However long the client waited, this many records would never fit at once.
+        throw new ApiError(
+          'PAYLOAD_TOO_LARGE',
+          `This request carries ${cost + prepaid} records; the ${caller.tier} tier admits at most ${burst} at once (its burst): send them in batches of at most ${burst}.`,
+          {
+            field: 'interactions',
+            expected: `at most ${burst} records`,
+            received: `${cost + prepaid} records`,
+          },
+        );
+      }
+      const decision = await limiter.check(caller.accountId, limits, cost, prepaid);
       const headers = rateLimitHeaders(decision, decision.limits);
       reply.headers(headers);
       if (decision.allowed) return;
       throw new ApiError(
         'RATE_LIMIT_EXCEEDED',
-        `Rate limit of the ${caller.tier} tier exceeded (${caller.ratePerMinute} requests/min, burst ${caller.burst}); retry after ${headers['Retry-After']} s and back off exponentially.`,
+        `Rate limit of the ${caller.tier} tier exceeded (${decision.limits.ratePerMinute} records/min, burst ${decision.limits.burst}); retry after ${headers['Retry-After']} s and back off exponentially.`,
         undefined,
         headers,
       );
@@ -134,16 +198,18 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
       }
     },
 
-    async claimIdempotency(caller, key, fingerprint) {
+    async claimIdempotency(caller, key, fingerprint, scope = 'request') {
       let begun;
       try {
-        begun = await idempotency.begin(caller.accountId, key, fingerprint);
+        begun = await idempotency[scope].begin(caller.accountId, key, fingerprint);
       } catch (err) {
         // Without Redis a retry cannot be recognised: refuse rather than risk a second write.
         logger.warn({ err }, 'idempotency store unavailable');
         throw new ApiError(
           'SERVICE_UNAVAILABLE',
-          'Idempotent requests cannot be checked right now; retry shortly.',
+          scope === 'request'
+            ? 'Idempotent requests cannot be checked right now; retry shortly.'
+            : 'Records with their own interactionId cannot be checked right now; retry shortly.',
           undefined,
           {
             'retry-after': '2',
@@ -151,15 +217,24 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
         );
       }
       if (begun.state === 'claimed') return { state: 'claimed', token: begun.token };
-      if (begun.state === 'replay')
-        return { state: 'replay', answer: { status: begun.answer.status, body: begun.answer.body } };
+      if (begun.state === 'replay') return { state: 'replay', answer: begun.answer };
       return { state: begun.state };
     },
-    async completeIdempotency(caller, key, token, answer, fingerprint) {
-      await idempotency.complete(caller.accountId, key, answer, token, fingerprint);
+    completeIdempotency(caller, key, token, answer, fingerprint, scope = 'request') {
+      return afterAck(
+        'idempotency',
+        idempotency[scope].complete(
+          caller.accountId,
+          key,
+          answer,
+          token,
+          fingerprint,
+          caller.ratePerMinute * idempotencyBudgetPerRate,
+        ),
+      );
     },
-    async abandonIdempotency(caller, key, token) {
-      await idempotency.abandon(caller.accountId, key, token);
+    async abandonIdempotency(caller, key, token, scope = 'request') {
+      await idempotency[scope].abandon(caller.accountId, key, token);
     },
 
     recordUsage(caller, records) {

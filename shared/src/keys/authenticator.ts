@@ -157,9 +157,12 @@ export class KeyAuthenticator {
   /** SHA-256 of recently presented keys: a Map hit is cheaper than hashing on every request. */
   private readonly hashes = new Map<string, string>();
 
-  private hashOf(key: string): string {
+  /** The key's hash when it is well formed (a key hashed before was well-formed then), else undefined. */
+  private hashOf(key: string): string | undefined {
     let hash = this.hashes.get(key);
     if (hash === undefined) {
+      // Only a new key is checked (prefix, checksum) and hashed.
+      if (!isWellFormedKey(key)) return undefined;
       if (this.hashes.size >= 10_000) this.hashes.clear();
       hash = hashKey(key);
       this.hashes.set(key, hash);
@@ -167,14 +170,22 @@ export class KeyAuthenticator {
     return hash;
   }
 
+  /**
+   * The answer for a key this process already holds (valid, revoked, expired, …), without touching
+   * Redis; undefined when it would take a lookup, or the key is missing or malformed.
+   */
+  known(presentedKey: string | undefined | null): AuthResult | undefined {
+    const hash = presentedKey ? this.hashOf(presentedKey) : undefined;
+    const cached = hash === undefined ? undefined : this.cachedResult(hash);
+    if (cached) this.counters.hits++;
+    return cached;
+  }
+
   async authenticate(presentedKey: string | undefined | null): Promise<AuthResult> {
     if (presentedKey === undefined || presentedKey === null || presentedKey.trim() === '') {
       return authFailure('missing');
     }
-    // A key hashed before was well-formed then: only a new one is checked (prefix, checksum).
-    const hash =
-      this.hashes.get(presentedKey) ??
-      (isWellFormedKey(presentedKey) ? this.hashOf(presentedKey) : undefined);
+    const hash = this.hashOf(presentedKey);
     if (hash === undefined) return authFailure('malformed');
     const cached = this.cachedResult(hash);
     if (cached) {

@@ -48,6 +48,21 @@ describe('GCRA arithmetic', () => {
     expect(() => new LocalGcra().allow('x', { ratePerMinute: 60, burst: 10 }, 11)).toThrow(/burst/);
   });
 
+  it('judges a request charged in two parts as a whole, refunding the first part when it does not fit', () => {
+    const limits = { ratePerMinute: 60, burst: 10 }; // one a second
+    const local = new LocalGcra();
+    for (let i = 0; i < 4; i++) local.allow('a', limits, 1, 0);
+    // A request of 7 records: 1 charged on arrival, the other 6 once its body was read.
+    expect(local.allow('a', limits, 1, 0)).toMatchObject({ allowed: true, remaining: 5 });
+    const rest = local.allow('a', limits, 6, 0, 1);
+    // Refused as a whole: the arrival's unit is given back, and Retry-After is when all 7 fit.
+    expect(rest).toMatchObject({ allowed: false, remaining: 6, retryAfterSeconds: 1 });
+    expect(local.allow('a', limits, 1, 1000)).toMatchObject({ allowed: true });
+    expect(local.allow('a', limits, 6, 1000, 1)).toMatchObject({ allowed: true, remaining: 0 });
+    // The two parts together never exceed the burst.
+    expect(() => local.allow('b', limits, 10, 0, 1)).toThrow(/burst/);
+  });
+
   it('stays bounded, dropping rested keys first', () => {
     const local = new LocalGcra(3);
     local.allow('a', free, 1, 0);

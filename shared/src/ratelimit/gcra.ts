@@ -28,22 +28,25 @@ export interface GcraDecision {
 
 export interface GcraStep {
   decision: GcraDecision;
-  /** TAT to store, in ms, or undefined when nothing changes (denied). */
+  /** TAT to store, in ms, or undefined when nothing changes (denied without a prepaid part). */
   tatMs: number | undefined;
   /** How long the stored TAT matters: after this it equals "rested" and may be dropped. */
   ttlMs: number;
 }
 
-export function assertGcraInput(limits: GcraLimits, cost: number): void {
+export function assertGcraInput(limits: GcraLimits, cost: number, prepaid = 0): void {
   if (!(limits.ratePerMinute > 0) || !Number.isFinite(limits.ratePerMinute)) {
     throw new RangeError(`ratePerMinute must be a positive number (got ${limits.ratePerMinute}).`);
   }
   if (!(limits.burst >= 1) || !Number.isFinite(limits.burst)) {
     throw new RangeError(`burst must be at least 1 (got ${limits.burst}).`);
   }
-  if (!Number.isInteger(cost) || cost < 0 || cost > limits.burst) {
+  if (!Number.isInteger(prepaid) || prepaid < 0) {
+    throw new RangeError(`prepaid must be a non-negative integer, got ${prepaid}.`);
+  }
+  if (!Number.isInteger(cost) || cost < 0 || cost + prepaid > limits.burst) {
     throw new RangeError(
-      `cost must be an integer from 0 to burst (${limits.burst}), got ${cost}: a cost above burst could never pass.`,
+      `cost must be an integer from 0 to burst (${limits.burst}) less prepaid (${prepaid}), got ${cost}: a request above burst could never pass.`,
     );
   }
 }
@@ -52,35 +55,45 @@ export function emissionIntervalMs(limits: GcraLimits): number {
   return 60_000 / limits.ratePerMinute;
 }
 
-/** One GCRA decision. `storedTatMs` is what the key holds (undefined = never seen or expired). */
+/**
+ * One GCRA decision. `storedTatMs` is what the key holds (undefined = never seen or expired).
+ *
+ * `prepaid` is the part of the same request charged earlier (ingest charges a request's first unit
+ * before its body is read, the rest once it knows how many records the body carries). The request is
+ * judged as a whole, as if nothing had been charged yet: when it does not fit, the prepaid units
+ * are refunded (the returned `tatMs`), so a refused request costs nothing and its Retry-After is the
+ * wait after which the whole request fits.
+ */
 export function gcraStep(
   storedTatMs: number | undefined,
   nowMs: number,
   limits: GcraLimits,
   cost = 1,
+  prepaid = 0,
 ): GcraStep {
   const interval = emissionIntervalMs(limits);
   const tolerance = interval * limits.burst;
   const tat = Math.max(storedTatMs ?? nowMs, nowMs);
-  const newTat = tat + interval * cost;
-  const allowAt = newTat - tolerance;
-  const diff = nowMs - allowAt;
-  if (diff < 0) {
+  // The TAT before this request's prepaid units (never before now: a rested key is just rested).
+  const before = Math.max(tat - interval * prepaid, nowMs);
+  const allowAt = before + interval * (prepaid + cost) - tolerance;
+  if (nowMs < allowAt) {
     return {
       decision: {
         allowed: false,
-        remaining: Math.max(0, Math.floor((nowMs - (tat - tolerance)) / interval)),
-        resetSeconds: (tat - nowMs) / 1000,
-        retryAfterSeconds: -diff / 1000,
+        remaining: Math.max(0, Math.floor((nowMs - (before - tolerance)) / interval)),
+        resetSeconds: (before - nowMs) / 1000,
+        retryAfterSeconds: (allowAt - nowMs) / 1000,
       },
-      tatMs: undefined,
-      ttlMs: tat - nowMs,
+      tatMs: prepaid > 0 ? before : undefined,
+      ttlMs: before - nowMs,
     };
   }
+  const newTat = tat + interval * cost;
   return {
     decision: {
       allowed: true,
-      remaining: Math.floor(diff / interval),
+      remaining: Math.max(0, Math.floor((nowMs - (newTat - tolerance)) / interval)),
       resetSeconds: (newTat - nowMs) / 1000,
       retryAfterSeconds: 0,
     },
@@ -98,9 +111,9 @@ export class LocalGcra {
 
   constructor(private readonly maxKeys = 100_000) {}
 
-  allow(key: string, limits: GcraLimits, cost = 1, nowMs = Date.now()): GcraDecision {
-    assertGcraInput(limits, cost);
-    const step = gcraStep(this.tats.get(key), nowMs, limits, cost);
+  allow(key: string, limits: GcraLimits, cost = 1, nowMs = Date.now(), prepaid = 0): GcraDecision {
+    assertGcraInput(limits, cost, prepaid);
+    const step = gcraStep(this.tats.get(key), nowMs, limits, cost, prepaid);
     if (step.tatMs !== undefined) {
       if (!this.tats.has(key) && this.tats.size >= this.maxKeys) this.evict(nowMs);
       this.tats.delete(key);

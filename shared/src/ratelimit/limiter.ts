@@ -126,19 +126,30 @@ export class RateLimiter {
     account: { accountId: string; tier: Tier; limits?: Partial<TierLimits> },
     cost = 1,
   ): Promise<RateLimitDecision> {
-    return this.decide(account.accountId, this.limitsFor(account.tier, account.limits), cost);
+    return this.decide(account.accountId, this.limitsFor(account.tier, account.limits), cost, 0);
   }
 
-  /** Checks explicit (unscaled) limits, e.g. `AuthResult.limits`, which already include overrides. */
-  check(accountId: string, limits: GcraLimits, cost = 1): Promise<RateLimitDecision> {
-    return this.decide(accountId, scaleLimits(limits, this.scale), cost);
+  /**
+   * Checks explicit (unscaled) limits, e.g. `AuthResult.limits`, which already include overrides.
+   * `prepaid`: units of the same request charged by an earlier check (see gcraStep).
+   */
+  check(accountId: string, limits: GcraLimits, cost = 1, prepaid = 0): Promise<RateLimitDecision> {
+    return this.decide(accountId, scaleLimits(limits, this.scale), cost, prepaid);
   }
 
-  private async decide(accountId: string, limits: GcraLimits, cost: number): Promise<RateLimitDecision> {
+  private async decide(
+    accountId: string,
+    limits: GcraLimits,
+    cost: number,
+    prepaid: number,
+  ): Promise<RateLimitDecision> {
     const key = `${this.prefix}ratelimit:${accountId}`;
     if (Date.now() >= this.redisRetryAt) {
       try {
-        const decision = await withDeadline(gcraAllow(this.redis, key, limits, cost), this.timeoutMs);
+        const decision = await withDeadline(
+          gcraAllow(this.redis, key, limits, cost, prepaid),
+          this.timeoutMs,
+        );
         this.recovered();
         return this.count({ ...decision, degraded: false, limits }, 'redis');
       } catch (error) {
@@ -147,7 +158,16 @@ export class RateLimiter {
       }
     }
     const localLimits = this.localShare === 1 ? limits : scaleLimits(limits, 1 / this.localShare);
-    const decision = this.local.allow(key, localLimits, Math.min(cost, localLimits.burst));
+    // A share of the limits may be smaller than a request the full limits admit: it then needs the
+    // whole local bucket, never more.
+    const localPrepaid = Math.min(prepaid, localLimits.burst);
+    const decision = this.local.allow(
+      key,
+      localLimits,
+      Math.min(cost, localLimits.burst - localPrepaid),
+      Date.now(),
+      localPrepaid,
+    );
     return this.count({ ...decision, degraded: true, limits: localLimits }, 'local');
   }
 

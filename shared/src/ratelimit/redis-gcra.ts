@@ -12,27 +12,45 @@ if redis.replicate_commands then redis.replicate_commands() end
 local interval = tonumber(ARGV[1])
 local tolerance = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
+local prepaid = tonumber(ARGV[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local tat = tonumber(redis.call('GET', KEYS[1]))
 if not tat or tat < now then tat = now end
-local new_tat = tat + interval * cost
-local allow_at = new_tat - tolerance
-local diff = now - allow_at
-if diff < 0 then
-  local remaining = math.floor((now - (tat - tolerance)) / interval)
+local before = tat - interval * prepaid
+if before < now then before = now end
+local allow_at = before + interval * (prepaid + cost) - tolerance
+if now < allow_at then
+  if prepaid > 0 then
+    local ttl = math.ceil(before - now)
+    if ttl > 0 then
+      redis.call('SET', KEYS[1], string.format('%.3f', before), 'PX', ttl)
+    else
+      redis.call('DEL', KEYS[1])
+    end
+  end
+  local remaining = math.floor((now - (before - tolerance)) / interval)
   if remaining < 0 then remaining = 0 end
-  return {0, remaining, string.format('%.3f', tat - now), string.format('%.3f', -diff)}
+  return {0, remaining, string.format('%.3f', before - now), string.format('%.3f', allow_at - now)}
 end
+local new_tat = tat + interval * cost
 local ttl = math.ceil(new_tat - now)
 if ttl > 0 then
   redis.call('SET', KEYS[1], string.format('%.3f', new_tat), 'PX', ttl)
 end
-return {1, math.floor(diff / interval), string.format('%.3f', new_tat - now), '0'}
+local remaining = math.floor((now - (new_tat - tolerance)) / interval)
+if remaining < 0 then remaining = 0 end
+return {1, remaining, string.format('%.3f', new_tat - now), '0'}
 `;
 
 const COMMAND = 'wardenGcra';
-type GcraCommand = (key: string, interval: string, tolerance: string, cost: number) => Promise<unknown>;
+type GcraCommand = (
+  key: string,
+  interval: string,
+  tolerance: string,
+  cost: number,
+  prepaid: number,
+) => Promise<unknown>;
 
 function gcraCommand(redis: Redis): GcraCommand {
   const commands = redis as unknown as Record<string, GcraCommand | undefined>;
@@ -42,16 +60,26 @@ function gcraCommand(redis: Redis): GcraCommand {
   return (commands[COMMAND] as GcraCommand).bind(redis);
 }
 
-/** One GCRA decision for `key` (a full Redis key, prefix included) in one round trip. */
+/**
+ * One GCRA decision for `key` (a full Redis key, prefix included) in one round trip; `prepaid` as in
+ * gcraStep (the request's units charged before, refunded when the whole request does not fit).
+ */
 export async function gcraAllow(
   redis: Redis,
   key: string,
   limits: GcraLimits,
   cost = 1,
+  prepaid = 0,
 ): Promise<GcraDecision> {
-  assertGcraInput(limits, cost);
+  assertGcraInput(limits, cost, prepaid);
   const interval = emissionIntervalMs(limits);
-  const reply = await gcraCommand(redis)(key, String(interval), String(interval * limits.burst), cost);
+  const reply = await gcraCommand(redis)(
+    key,
+    String(interval),
+    String(interval * limits.burst),
+    cost,
+    prepaid,
+  );
   if (!Array.isArray(reply) || reply.length !== 4) {
     throw new Error(`Unexpected reply from the GCRA script: ${JSON.stringify(reply)}`);
   }

@@ -38,4 +38,17 @@ describe('ReservingLimiter', () => {
     expect(allowed).toBeLessThanOrEqual(5000);
     expect(allowed).toBeGreaterThan(4900);
   });
+
+  it('serves the rest of a request from the reservation, else from the shared limit with its refund', async () => {
+    const inner = countingLimiter();
+    const limiter = new ReservingLimiter(inner);
+    const limits = { ratePerMinute: 60, burst: 5000 }; // chunks of 50
+    await limiter.check('big', limits); // reserves 50, spends 1
+    const calls = inner.calls;
+    expect((await limiter.check('big', limits, 9, 1)).allowed).toBe(true);
+    expect(inner.calls).toBe(calls);
+    // More than the reservation holds: the shared limit decides the rest.
+    expect((await limiter.check('big', limits, 999, 1)).allowed).toBe(true);
+    expect(inner.calls).toBe(calls + 1);
+  });
 });

@@ -3,7 +3,7 @@ import type { RateLimitDecision } from './limiter';
 
 /** What ReservingLimiter needs of RateLimiter. */
 export interface AccountLimiter {
-  check(accountId: string, limits: GcraLimits, cost?: number): Promise<RateLimitDecision>;
+  check(accountId: string, limits: GcraLimits, cost?: number, prepaid?: number): Promise<RateLimitDecision>;
 }
 
 export interface ReservationOptions {
@@ -44,8 +44,13 @@ export class ReservingLimiter {
     this.ttlMs = opts.ttlMs ?? 1000;
   }
 
-  async check(accountId: string, limits: GcraLimits, cost = 1): Promise<RateLimitDecision> {
+  async check(accountId: string, limits: GcraLimits, cost = 1, prepaid = 0): Promise<RateLimitDecision> {
     const chunk = this.chunkFor(limits);
+    if (prepaid > 0) {
+      // The rest of a request: from what this process holds when it can, else from the shared
+      // limit, which refunds the prepaid part when the whole does not fit.
+      return this.take(accountId, cost) ?? this.limiter.check(accountId, limits, cost, prepaid);
+    }
     if (chunk <= cost) return this.limiter.check(accountId, limits, cost);
     for (;;) {
       const local = this.take(accountId, cost);

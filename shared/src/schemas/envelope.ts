@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import { V7Generator } from 'uuidv7';
 import './formats';
+import { markWardenId } from './interaction-id';
 import { InteractionRecord, PlatformEvent } from './interaction';
 
 export const ENVELOPE_SCHEMA_VERSION = 1;
@@ -51,9 +52,11 @@ class PooledRandom {
 }
 const ids = new V7Generator(new PooledRandom());
 
-/** A new UUIDv7: time-ordered, monotonic within this process. */
+/** A new UUIDv7: time-ordered, monotonic within this process, marked as Warden's (interaction-id.ts). */
 export function newInteractionId(): string {
-  return ids.generate().toString();
+  const id = ids.generate();
+  markWardenId(id.bytes as Uint8Array);
+  return id.toString();
 }
 
 export function buildEnvelope(

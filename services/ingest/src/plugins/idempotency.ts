@@ -29,10 +29,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       const req = this.request;
       const header = req.headers['idempotency-key'];
       const key = typeof header === 'string' ? header.trim() : undefined;
-      if (key === undefined) {
-        const answer = await handle();
-        return this.code(answer.status).send(answer.body);
-      }
+      if (key === undefined) return send(this, await handle());
       try {
         validateIdempotencyKey(key);
       } catch (err) {
@@ -45,9 +42,7 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
       const caller = req.caller;
       const fingerprint = requestFingerprint(`${req.url}\u0000${JSON.stringify(req.body)}`);
       const claim = await guards.claimIdempotency(caller, key, fingerprint);
-      if (claim.state === 'replay') {
-        return this.code(claim.answer.status).header('idempotent-replayed', 'true').send(claim.answer.body);
-      }
+      if (claim.state === 'replay') return send(this.header('idempotent-replayed', 'true'), claim.answer);
       if (claim.state === 'in_progress') {
         throw new ApiError(
           'IDEMPOTENCY_CONFLICT',
@@ -62,15 +57,24 @@ export const idempotencyPlugin = fp<IdempotencyOptions>(
           'This Idempotency-Key was already used with a different request body; use a new key.',
         );
       }
+      let answer: StoredAnswer;
       try {
-        const answer = await handle();
-        await guards.completeIdempotency(caller, key, claim.token, answer, fingerprint);
-        return this.code(answer.status).send(answer.body);
+        answer = await handle();
       } catch (err) {
         await guards.abandonIdempotency(caller, key, claim.token).catch(() => undefined);
         throw err;
       }
+      // The records are stored: whatever happens to the bookkeeping, the client gets this answer.
+      await guards
+        .completeIdempotency(caller, key, claim.token, answer, fingerprint)
+        .catch((err: unknown) => req.log.error({ err, reqId: req.id }, 'idempotent answer not stored'));
+      return send(this, answer);
     });
   },
   { name: 'warden-idempotency', dependencies: ['warden-auth'], decorators: { request: ['caller'] } },
 );
+
+function send(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(answer.status).send(answer.body);
+}

@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { normalizePlatformPayload } from '@warden/shared/platforms/index';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
-import type { InteractionEnvelope, TopicEnvelope } from '@warden/shared/schemas/envelope';
+import type { TopicEnvelope } from '@warden/shared/schemas/envelope';
 import { admitEvent, admitRecord, checkedRecord, type Source } from '../admit';
 import { ApiError } from '../errors';
-import type { Caller, Guards } from '../guards';
+import type { Caller, Guards, StoredAnswer } from '../guards';
 import { bodyText } from '../json-body';
 import { authPlugin } from '../plugins/auth';
 import { idempotencyPlugin } from '../plugins/idempotency';
@@ -24,7 +24,7 @@ import {
   PlatformParams,
   security,
 } from '../schemas';
-import { publishOrUnavailable } from '../store';
+import { storeOnce, type Admitted } from '../store-once';
 import { validatingBodyWith } from '../validation';
 
 export interface TelemetryOptions {
@@ -47,6 +47,9 @@ const source = (req: FastifyRequest, endpoint: string, platform: string): Source
   platform,
 });
 
+/** Marks an answer for a record stored before (its client interactionId's first answer). */
+const replayed = { 'idempotent-replayed': 'true' };
+
 export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = async (app, opts) => {
   const { guards, publisher } = opts;
 
@@ -55,11 +58,18 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
   await app.register(rateLimitPlugin, { guards });
   await app.register(idempotencyPlugin, { guards });
 
-  async function acceptOne(caller: Caller, envelope: TopicEnvelope, kind: 'interaction' | 'event') {
+  /** `record`: the record as sent, for its client-supplied interactionId (see storeOnce). */
+  async function acceptOne(
+    caller: Caller,
+    envelope: TopicEnvelope,
+    kind: 'interaction' | 'event',
+    record?: unknown,
+  ): Promise<StoredAnswer> {
     const agentId = 'record' in envelope ? envelope.record.agentId : envelope.event.agentId;
     await guards.admitAgent(caller, agentId);
-    await publishOrUnavailable(publisher, [envelope]);
-    guards.recordUsage(caller, 1);
+    const [outcome] = await storeOnce(guards, publisher, caller, [{ envelope, record }]);
+    if (outcome instanceof ApiError) throw outcome;
+    if (outcome === 'stored') guards.recordUsage(caller, 1);
     const body: IngestSuccess = {
       status: 'success',
       message: kind === 'event' ? 'Event received and stored.' : 'Telemetry received and stored.',
@@ -67,7 +77,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
       interactionId: envelope.interactionId,
       ...(kind === 'event' ? { kind } : {}),
     };
-    return { status: 200, body };
+    return { status: 200, body, ...(outcome === 'replayed' ? { headers: replayed } : {}) };
   }
 
   app.post(
@@ -94,6 +104,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
             text: bodyText(req.body),
           }),
           'interaction',
+          req.body,
         ),
       ),
   );
@@ -121,9 +132,11 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
         const caller = req.caller;
         // Items are checked one by one below: until then they are only what JSON gave.
         const interactions: readonly unknown[] = req.body.interactions;
+        // A batch costs the records it carries (its first was charged on arrival).
+        await reply.chargeRecords(interactions.length);
         const src = source(req, '/telemetry/batch', 'custom');
         const results: BatchResult['results'] = [];
-        const accepted: InteractionEnvelope[] = [];
+        const admitted: (Admitted & { index: number })[] = [];
         for (let index = 0; index < interactions.length; index++) {
           try {
             const fieldPrefix = `interactions[${index}]`;
@@ -133,7 +146,12 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
               bodyBytes: bodyBytes(req),
             });
             await guards.admitAgent(caller, envelope.record.agentId);
-            accepted.push(envelope);
+            admitted.push({
+              envelope,
+              record: interactions[index],
+              field: `${fieldPrefix}.interactionId`,
+              index,
+            });
             results.push({
               index,
               status: 'accepted',
@@ -145,17 +163,30 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
             results.push({ index, status: 'rejected', error: err.toBody().error });
           }
         }
-        if (accepted.length > 0) await publishOrUnavailable(publisher, accepted);
-        guards.recordUsage(caller, accepted.length);
-        const rejected = interactions.length - accepted.length;
+        let written = 0;
+        (await storeOnce(guards, publisher, caller, admitted)).forEach((outcome, k) => {
+          const { index } = admitted[k]!;
+          if (outcome === 'stored') written++;
+          else if (outcome instanceof ApiError)
+            results[index] = { index, status: 'rejected', error: outcome.toBody().error };
+        });
+        guards.recordUsage(caller, written);
+        const accepted = results.filter((r) => r.status === 'accepted').length;
+        const rejected = interactions.length - accepted;
         const body: BatchResult = {
           status: rejected === 0 ? 'success' : 'partial',
-          message: `${accepted.length} stored, ${rejected} rejected.`,
-          accepted: accepted.length,
+          message: `${accepted} stored, ${rejected} rejected.`,
+          accepted,
           rejected,
           results,
         };
-        return { status: rejected === 0 ? 200 : 207, body };
+        // Kept for an idempotent retry instead of `body` when the per-item results are too large.
+        const summary: BatchResult = {
+          ...body,
+          message: `${body.message} Per-item results are not replayed: the first answer was too large to keep.`,
+          results: [],
+        };
+        return { status: rejected === 0 ? 200 : 207, body, summary };
       }),
   );
 
@@ -191,6 +222,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
             bodyBytes: bodyBytes(req),
           }),
           'interaction',
+          normalized.record,
         );
       }),
   );
