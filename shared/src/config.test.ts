@@ -9,6 +9,7 @@ import {
   loadTopicConfig,
   logLevel,
   rateScaleFromEnv,
+  redactUrl,
 } from './config';
 
 // A stack directory without endpoints.json, so the defaults are what an empty environment gets.
@@ -104,6 +105,27 @@ describe('config', () => {
     expect(() => canariesFromEnv({ WARDEN_CANARIES: '["cn-123456"]' })).toThrow(/not a JSON object/);
     expect(() => canariesFromEnv({ WARDEN_CANARIES: '{"bot":["short"]}' })).toThrow(
       /WARDEN_CANARIES\["bot"\] is not a list of strings of at least 6 characters/,
+    );
+  });
+
+  it('keeps credentials in CLICKHOUSE_URL and REDIS_URL, and never prints a password', () => {
+    const env = {
+      ...noStack,
+      CLICKHOUSE_URL: 'http://warden:ch-s3cret@clickhouse:8123',
+      REDIS_URL: 'redis://:r3d-s3cret@redis:6379',
+    };
+    expect(loadEndpoints(env)).toMatchObject({
+      clickhouseUrl: 'http://warden:ch-s3cret@clickhouse:8123',
+      redisUrl: 'redis://:r3d-s3cret@redis:6379',
+    });
+    expect(redactUrl(env.CLICKHOUSE_URL)).toBe('http://warden:***@clickhouse:8123');
+    expect(redactUrl(env.REDIS_URL)).toBe('redis://:***@redis:6379');
+    expect(redactUrl('redis://:p@ss@redis:6379/0')).toBe('redis://:***@redis:6379/0');
+    expect(redactUrl('http://clickhouse:8123/?user=x')).toBe('http://clickhouse:8123/?user=x');
+    expect(redactUrl('http://warden@clickhouse:8123')).toBe('http://warden@clickhouse:8123');
+    // A malformed value is named in the error without its password.
+    expect(() => loadEndpoints({ ...noStack, CLICKHOUSE_URL: 'http://warden:ch-s3cret@[::1' })).toThrow(
+      /CLICKHOUSE_URL is not a URL \(got "http:\/\/warden:\*\*\*@\[::1"\)/,
     );
   });
 });

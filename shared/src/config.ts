@@ -62,12 +62,21 @@ function parseBrokers(raw: string): string[] {
   return brokers;
 }
 
+/**
+ * The URL with its password replaced by `***`, for messages and logs: CLICKHOUSE_URL and REDIS_URL
+ * carry credentials (`http://user:password@host:8123`, `redis://:password@host:6379`). Works on text
+ * that is not a valid URL too, so a malformed value is never echoed with its password.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(/^([^:/?#]+:\/\/[^/?#@:]*:)[^/?#]*@/, '$1***@');
+}
+
 function parseUrl(name: string, raw: string, example: string, protocols: string[]): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `is not a URL (got "${raw}")`, `Use e.g. ${example}.`);
+    throw new ConfigError(name, `is not a URL (got "${redactUrl(raw)}")`, `Use e.g. ${example}.`);
   }
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(

@@ -1,6 +1,7 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 
 export interface ClickhouseOptions {
+  /** CLICKHOUSE_URL; it may carry the user and password (`http://user:password@host:8123`). */
   url: string;
   database?: string;
   requestTimeoutMs?: number;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
-import { loadEndpoints } from '@warden/shared/config';
+import { loadEndpoints, redactUrl } from '@warden/shared/config';
 import {
   KeyStore,
   parseGracePeriod,
@@ -19,7 +19,7 @@ async function withStore<T>(fn: (store: KeyStore) => Promise<T>): Promise<T> {
     await redis.connect();
   } catch (err) {
     throw new Error(
-      `cannot reach Redis at ${redisUrl} (${(err as Error).message}). Start the stack with \`npx warden stack up\` or set REDIS_URL.`,
+      `cannot reach Redis at ${redactUrl(redisUrl)} (${(err as Error).message}). Start the stack with \`npx warden stack up\` or set REDIS_URL.`,
       { cause: err },
     );
   }

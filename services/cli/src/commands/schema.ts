@@ -6,6 +6,7 @@ import {
   clickhouseRetentionDays,
   loadEndpoints,
   loadTopicConfig,
+  redactUrl,
 } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicSpecs } from '@warden/shared/kafka/topics';
@@ -23,12 +24,12 @@ export async function runMigrate(opts: { database?: string } = {}): Promise<void
       progress: say,
     });
     say(
-      `migrate: ${database} on ${endpoints.clickhouseUrl} is up to date ` +
+      `migrate: ${database} on ${redactUrl(endpoints.clickhouseUrl)} is up to date ` +
         `(${result.applied.length} applied now, ${result.alreadyApplied} before)`,
     );
   } catch (err) {
     throw new Error(
-      `migration against ${endpoints.clickhouseUrl} failed: ${(err as Error).message}. ` +
+      `migration against ${redactUrl(endpoints.clickhouseUrl)} failed: ${(err as Error).message}. ` +
         'Is ClickHouse running? `npx warden stack up` starts one, or set CLICKHOUSE_URL.',
       { cause: err },
     );

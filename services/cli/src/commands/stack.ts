@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { redactUrl } from '@warden/shared/config';
 import { stackDown, stackStatus, stackUp, type PartName, type PartStatus } from '../stack/index';
 import { formatTable } from '../table';
 
@@ -10,7 +11,7 @@ function printTable(status: Record<PartName, PartStatus>): void {
   const rows = Object.entries(status).map(([part, s]) => [
     part,
     s.healthy ? 'healthy' : s.running ? 'unhealthy' : 'down',
-    s.endpoint,
+    redactUrl(s.endpoint),
     s.owner + (s.pid ? ` (pid ${s.pid})` : ''),
   ]);
   console.log(formatTable(['part', 'state', 'endpoint', 'started by'], rows));

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadIngestConfig } from '@warden/shared/config';
+import { loadIngestConfig, redactUrl } from '@warden/shared/config';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '../stack/index';
 import { waitUntil } from '../stack/process';
@@ -107,7 +107,7 @@ export async function runStart(): Promise<void> {
       `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
       `  API         ${base}   (docs: http://127.0.0.1:${port}/docs)`,
       `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
-      `  ClickHouse  ${status.clickhouse.endpoint} (database warden)`,
+      `  ClickHouse  ${redactUrl(status.clickhouse.endpoint)} (database warden)`,
       `  Kafka       ${status.kafka.endpoint}`,
       `  Try it:     curl -s -X POST ${base}/telemetry/ingest -H 'Content-Type: application/json' \\`,
       `                -H 'Authorization: Bearer ${key}' \\`,

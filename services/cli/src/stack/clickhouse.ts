@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadStackConfig } from '@warden/shared/config';
+import { loadStackConfig, redactUrl } from '@warden/shared/config';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
 
@@ -107,7 +107,10 @@ export function startClickhouse(
 
 export async function clickhouseHealthy(url: string): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/ping`, { signal: AbortSignal.timeout(1000) });
+    // /ping needs no credentials, and fetch refuses a URL that carries them.
+    const ping = new URL(`${url}/ping`);
+    ping.username = ping.password = '';
+    const res = await fetch(ping, { signal: AbortSignal.timeout(1000) });
     return res.ok && (await res.text()).trim() === 'Ok.';
   } catch {
     return false;
@@ -115,5 +118,5 @@ export async function clickhouseHealthy(url: string): Promise<boolean> {
 }
 
 export async function waitForClickhouse(url: string, timeoutMs = 60000): Promise<void> {
-  await waitUntil(`ClickHouse at ${url}`, () => clickhouseHealthy(url), timeoutMs);
+  await waitUntil(`ClickHouse at ${redactUrl(url)}`, () => clickhouseHealthy(url), timeoutMs);
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { loadStackConfig } from '@warden/shared/config';
+import { loadStackConfig, redactUrl } from '@warden/shared/config';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
 
@@ -35,5 +35,5 @@ export function startRedis(port: number, progress: (line: string) => void): numb
 }
 
 export async function waitForRedis(url: string, timeoutMs = 20000): Promise<void> {
-  await waitUntil(`Redis at ${url}`, () => redisHealthy(url), timeoutMs);
+  await waitUntil(`Redis at ${redactUrl(url)}`, () => redisHealthy(url), timeoutMs);
 }

@@ -1,0 +1,172 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { repoRoot } from '@warden/shared/paths';
+
+/**
+ * docker-compose.yml is closed by default: no data store answers beyond the host, Redis and
+ * ClickHouse need a password and every service is given it, and the one public port is ingest's API.
+ * No Docker engine is needed: the file is read as Compose reads it (YAML with merge keys, then
+ * `${VAR}` interpolation from the environment).
+ */
+
+interface PortObject {
+  target?: number | string;
+  published?: number | string;
+  host_ip?: string;
+}
+interface Service {
+  image?: string;
+  command?: string | string[];
+  environment?: Record<string, string | number | null> | string[];
+  ports?: Array<string | number | PortObject>;
+  networks?: string[] | Record<string, unknown>;
+  network_mode?: string;
+}
+interface ComposeFile {
+  services: Record<string, Service>;
+  networks?: Record<string, { internal?: boolean } | null>;
+}
+
+const composeText = readFileSync(resolve(repoRoot, 'docker-compose.yml'), 'utf8');
+
+/** Compose's interpolation: `$$`, `$VAR`, `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:?error}`, `${VAR?error}`. */
+function interpolate(text: string, env: Record<string, string>): string {
+  return text.replace(
+    /\$(?:(\$)|([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\})/g,
+    (_m, dollar: string | undefined, bare, braced, op: string | undefined, arg: string | undefined) => {
+      if (dollar) return '$';
+      const name = (bare ?? braced) as string;
+      const value = env[name];
+      const missing = op?.startsWith(':') ? !value : value === undefined;
+      if (!missing || !op) return value ?? '';
+      if (op.endsWith('?')) throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      return arg ?? '';
+    },
+  );
+}
+
+/** Interpolates every string in the parsed file, as Compose does (keys stay as written). */
+function interpolated(value: unknown, env: Record<string, string>): unknown {
+  if (typeof value === 'string') return interpolate(value, env);
+  if (Array.isArray(value)) return value.map((v) => interpolated(v, env));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolated(v, env)]));
+  return value;
+}
+
+function loadCompose(env: Record<string, string>): ComposeFile {
+  return interpolated(parse(composeText, { merge: true }), env) as ComposeFile;
+}
+
+const secrets = { REDIS_PASSWORD: 'redis-test-secret', CLICKHOUSE_PASSWORD: 'clickhouse-test-secret' };
+
+const environmentOf = (service: Service): Record<string, string> => {
+  const env = service.environment ?? {};
+  if (Array.isArray(env))
+    return Object.fromEntries(env.map((line) => [line.split('=')[0], line.split('=').slice(1).join('=')]));
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, String(v ?? '')]));
+};
+
+const commandOf = (service: Service): string[] =>
+  typeof service.command === 'string' ? service.command.split(/\s+/) : (service.command ?? []);
+
+/** The host address a published port listens on; Compose's default is every interface. */
+function hostAddress(port: string | number | PortObject): string {
+  if (typeof port === 'object') return port.host_ip ?? '0.0.0.0';
+  const text = String(port).replace(/\/(tcp|udp)$/, '');
+  // [host_ip:]host_port:container_port, host_ip possibly an [IPv6] literal.
+  const ipv6 = /^\[([^\]]+)\]:/.exec(text)?.[1];
+  if (ipv6) return ipv6;
+  const parts = text.split(':');
+  return parts.length === 3 ? parts[0]! : '0.0.0.0';
+}
+
+const loopback = (address: string) => address === '127.0.0.1' || address === '::1' || address === 'localhost';
+
+const dataStore = /kafka|clickhouse|redis|postgres|zookeeper/i;
+
+describe('docker-compose.yml', () => {
+  const compose = loadCompose(secrets);
+  const services = Object.entries(compose.services);
+  const stores = services.filter(([name, s]) => dataStore.test(s.image ?? '') || dataStore.test(name));
+
+  it('has the data stores this check is about', () => {
+    expect(stores.map(([name]) => name).sort()).toEqual(
+      expect.arrayContaining(['clickhouse', 'kafka', 'redis']),
+    );
+  });
+
+  it('publishes no data store port beyond the host, and keeps the stores on an internal network', () => {
+    for (const [name, store] of stores) {
+      expect(store.network_mode, `${name} network_mode`).toBeUndefined();
+      for (const port of store.ports ?? []) {
+        expect(
+          loopback(hostAddress(port)),
+          `${name} publishes ${JSON.stringify(port)} on every interface`,
+        ).toBe(true);
+      }
+      const networks = Array.isArray(store.networks) ? store.networks : Object.keys(store.networks ?? {});
+      expect(networks.length, `${name} is on the default (non-internal) network`).toBeGreaterThan(0);
+      for (const network of networks) {
+        expect(compose.networks?.[network]?.internal, `${name}'s network ${network} is internal`).toBe(true);
+      }
+    }
+  });
+
+  it('publishes one port: ingest’s API', () => {
+    const published = services.flatMap(([name, s]) =>
+      (s.ports ?? []).filter((p) => !loopback(hostAddress(p))).map((p) => ({ name, port: p })),
+    );
+    expect(published).toHaveLength(1);
+    expect(published[0]!.name).toBe('ingest');
+    const port = published[0]!.port;
+    const target = typeof port === 'object' ? String(port.target) : String(port).split(':').at(-1);
+    expect(target).toBe(environmentOf(compose.services.ingest!).PORT);
+  });
+
+  it('starts Redis with a password and gives every service a REDIS_URL that carries it', () => {
+    const command = commandOf(compose.services.redis!);
+    const i = command.indexOf('--requirepass');
+    expect(i, 'redis-server --requirepass').toBeGreaterThanOrEqual(0);
+    expect(command[i + 1]).toBe(secrets.REDIS_PASSWORD);
+    const users = services.filter(([, s]) => environmentOf(s).REDIS_URL !== undefined);
+    expect(users.map(([name]) => name)).toEqual(expect.arrayContaining(['ingest', 'init']));
+    for (const [name, service] of users) {
+      const url = new URL(environmentOf(service).REDIS_URL!);
+      expect(decodeURIComponent(url.password), `${name} REDIS_URL password`).toBe(secrets.REDIS_PASSWORD);
+      expect(url.hostname).toBe('redis');
+    }
+  });
+
+  it('gives ClickHouse a user other than default with a password, and CLICKHOUSE_URL carries both', () => {
+    const server = environmentOf(compose.services.clickhouse!);
+    expect(server.CLICKHOUSE_USER).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
+    expect(server.CLICKHOUSE_USER).not.toBe('default');
+    expect(server.CLICKHOUSE_PASSWORD).toBe(secrets.CLICKHOUSE_PASSWORD);
+    const users = services.filter(([, s]) => environmentOf(s).CLICKHOUSE_URL !== undefined);
+    expect(users.map(([name]) => name)).toEqual(expect.arrayContaining(['init', 'sink']));
+    for (const [name, service] of users) {
+      const url = new URL(environmentOf(service).CLICKHOUSE_URL!);
+      expect(decodeURIComponent(url.username), `${name} CLICKHOUSE_URL user`).toBe(server.CLICKHOUSE_USER);
+      expect(decodeURIComponent(url.password), `${name} CLICKHOUSE_URL password`).toBe(
+        secrets.CLICKHOUSE_PASSWORD,
+      );
+      expect(url.hostname).toBe('clickhouse');
+    }
+  });
+
+  it('refuses to start without the passwords, pointing at .env.example, which names each of them', () => {
+    for (const missing of Object.keys(secrets)) {
+      const env: Record<string, string> = { ...secrets, [missing]: '' };
+      expect(() => loadCompose(env), `without ${missing}`).toThrow(
+        new RegExp(`required variable ${missing} is missing a value: .*\\.env\\.example`),
+      );
+    }
+    const example = readFileSync(resolve(repoRoot, '.env.example'), 'utf8');
+    const required = new Set([...composeText.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):\?/g)].map((m) => m[1]));
+    expect([...required].sort()).toEqual(Object.keys(secrets).sort());
+    for (const name of required) expect(example).toMatch(new RegExp(`^${name}=$`, 'm'));
+  });
+});
