@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
+import { defaultJsonLimits } from '@warden/shared/schemas/json-limits';
 import { ApiError } from './errors';
 import { parseJsonBody } from './json-body';
 import type { Guards } from './guards';
@@ -23,7 +24,7 @@ export const defaultLimits: IngestLimits = {
   maxBodyBytes: 5 * 1024 * 1024,
   maxRecordBytes: 1024 * 1024,
   maxBatchRecords: 1000,
-  maxDepth: 32,
+  maxDepth: defaultJsonLimits.maxDepth,
 };
 
 export interface IngestDeps {

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import { admitRecord, checkedRecord } from './admit';
 import { ApiError, type ErrorBody } from './errors';
-import { checkJsonValue, parseJsonBody, plainlySafe } from './json-body';
+import {
+  checkJsonValue,
+  JsonLimitError,
+  plainlySafe,
+  type JsonLimits,
+} from '@warden/shared/schemas/json-limits';
+import { jsonLimitRefusal, parseJsonBody } from './json-body';
 import { recordCheck, typeBoxValidatorCompiler } from './validation';
 
 /**
@@ -70,6 +76,11 @@ const tricky = fc.constantFrom(
   '\ud83d\ude00',
   '[[[[[[',
   '{{{{',
+  '\\',
+  '"',
+  '\\"[[[{',
+  '\\\\"]]',
+  '"}]',
   'the constructor of the prototype',
   '',
 );
@@ -133,25 +144,43 @@ const body = fc.oneof(
     ),
 );
 
-describe('the plainly-safe skip of parseJsonBody', () => {
-  it('gives the verdict of the full walk for every body', () => {
+/** Objects and arrays on the deepest path of a parsed value. */
+const nesting = (value: unknown): number =>
+  typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(nesting)) : 0;
+
+/** The full check the fast paths stand in for: the depth of the parsed value, then the walk. */
+function fullCheck(text: string, limits: JsonLimits): void {
+  const value: unknown = JSON.parse(text);
+  try {
+    if (nesting(value) > limits.maxDepth) throw new JsonLimitError('depth', '');
+    checkJsonValue(value);
+  } catch (err) {
+    throw err instanceof JsonLimitError ? jsonLimitRefusal(err, limits) : err;
+  }
+}
+
+describe('the nesting scan and the plainly-safe skip of parseJsonBody', () => {
+  it('give the verdict of the full check of the parsed value for every body', () => {
     let skipped = 0;
     let refused = 0;
+    let tooDeep = 0;
     const runs = 1000;
     fc.assert(
       fc.property(body, fc.integer({ min: 1, max: 8 }), (text, maxDepth) => {
         const limits = { maxDepth };
         const fast = verdict(() => parseJsonBody(text, limits));
-        expect(fast).toEqual(verdict(() => checkJsonValue(JSON.parse(text), limits)));
-        if (plainlySafe(text, maxDepth)) skipped++;
+        expect(fast).toEqual(verdict(() => fullCheck(text, limits)));
+        if (plainlySafe(text)) skipped++;
         if (fast !== 'accepted') refused++;
+        if (fast !== 'accepted' && fast.details?.expected?.includes('levels of nesting')) tooDeep++;
       }),
       { numRuns: runs },
     );
-    // Both sides of the skip, and refusals, were exercised.
+    // Both sides of the skip, refusals and refusals for depth were exercised.
     expect(skipped).toBeGreaterThan(runs / 10);
     expect(skipped).toBeLessThan(runs - runs / 10);
     expect(refused).toBeGreaterThan(runs / 10);
+    expect(tooDeep).toBeGreaterThan(runs / 20);
   });
 });
 
