@@ -169,6 +169,31 @@ describe('ingest API contract', () => {
     if (fx.expect.agentId) expect(res.json().agentId).toBe(fx.expect.agentId);
   });
 
+  it('stores hostile JSON embedded in a platform string as that string: never a 500', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const bodies: Array<[string, object]> = [
+      [
+        '/integrations/flowise/telemetry?agentId=a1',
+        { question: 'q', text: 'r', usedTools: [{ tool: 't', toolInput: deep }] },
+      ],
+      ['/integrations/dify/telemetry?agentId=a1', { event: 'agent_thought', tool: 't', tool_input: deep }],
+      [
+        '/integrations/n8n/telemetry?agentId=a1',
+        {
+          chatInput: 'q',
+          output: 'r',
+          intermediateSteps: [
+            { action: { tool: 't', toolInput: '{"a":"\\u0000"}' }, observation: '["\\ud800"]' },
+          ],
+        },
+      ],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await post(path, body);
+      expect(res.statusCode, path).toBe(200);
+    }
+  });
+
   it('unknown platforms are refused with the list of known ones', async () => {
     const res = await post('/integrations/zapier/telemetry', valid);
     expect(res.statusCode).toBe(400);
