@@ -109,6 +109,33 @@ describe('ingest API contract', () => {
     expect(results[1]).toMatchObject({ index: 1, status: 'rejected', error: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 
+  it('413 for a record or event stored larger than the limit, however small it was sent', async () => {
+    // `1e20` is stored as 100000000000000000000: 15 KB sent becomes 68 KB in Kafka, over the 64 KiB limit.
+    const numbers = `[${Array.from({ length: 3100 }, () => '1e20').join(',')}]`;
+    const record = `{"agentId":"a1","prompt":"p","response":"r","metadata":{"n":${numbers}}}`;
+    expect(record.length).toBeLessThan(16 * 1024);
+    const batch = await post('/telemetry/batch', `{"interactions":[${JSON.stringify(valid)},${record}]}`);
+    expect(batch.statusCode).toBe(207);
+    expect(batch.json().results[1]).toMatchObject({
+      index: 1,
+      status: 'rejected',
+      error: { code: 'PAYLOAD_TOO_LARGE', details: { field: 'interactions[1]' } },
+    });
+    // Ids lifted from metadata: the record is stored re-serialised.
+    const lifted = record.replace('"metadata":{', '"metadata":{"sessionId":"s1",');
+    const single = await post('/telemetry/ingest', lifted);
+    expect(single.statusCode).toBe(413);
+    expect(single.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+    const event = await post(
+      '/integrations/custom/telemetry',
+      `{"agentId":"a1","event":"tick","n":${numbers}}`,
+    );
+    expect(event.statusCode).toBe(413);
+    expect(event.json().error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { field: '(event)' } });
+    // Sent as is, the record's own text is what is stored: it fits.
+    expect((await post('/telemetry/ingest', record)).statusCode).toBe(200);
+  });
+
   it('accepts charset parameters and stores unknown top-level fields and custom metadata', async () => {
     const res = await post(
       '/telemetry/ingest',

@@ -14,7 +14,7 @@ import { typeBoxValidatorCompiler } from './validation';
 export interface IngestLimits {
   /** Largest request body, in bytes (batch requests). */
   maxBodyBytes: number;
-  /** Largest single record, serialized, in bytes. */
+  /** Largest record or event as stored: its Kafka message value, envelope included, in bytes. */
   maxRecordBytes: number;
   maxBatchRecords: number;
   maxDepth: number;
