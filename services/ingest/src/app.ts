@@ -1,4 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { defaultIngestTimeouts, type IngestTimeouts } from '@warden/shared/config';
 import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
 import { defaultJsonLimits } from '@warden/shared/schemas/json-limits';
@@ -32,6 +33,8 @@ export interface IngestDeps {
   metrics: Registry;
   logger?: Logger | false;
   limits?: Partial<IngestLimits>;
+  /** How long a client may take to send a request (loadIngestConfig reads them). */
+  timeouts?: Partial<IngestTimeouts>;
   /** Readiness of hard dependencies (Kafka producer connected). */
   ready?: () => boolean;
   /** Authentication, limits and idempotency (Redis-backed in production). */
@@ -41,6 +44,7 @@ export interface IngestDeps {
 /** Builds the ingest HTTP app without listening, so tests drive it with `inject()` or a real port. */
 export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   const limits = { ...defaultLimits, ...deps.limits };
+  const timeouts = { ...defaultIngestTimeouts, ...deps.timeouts };
   // Request ids (logs only) are this app's random prefix and a sequence: unique without a UUID each.
   const idPrefix = crypto.randomUUID().slice(0, 8);
   let sequence = 0;
@@ -55,6 +59,14 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
         }
       : { logger: false }),
     bodyLimit: limits.maxBodyBytes,
+    // A request must arrive whole within requestTimeout, its headers within headersTimeout (408
+    // otherwise); Node looks for overdue requests every connectionsCheckingInterval.
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(timeouts.headersMs / 4)),
+    },
     // Ids in logs and answers come from Warden, never from the client.
     genReqId: () => `${idPrefix}-${(++sequence).toString(36)}`,
   });

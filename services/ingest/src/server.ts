@@ -66,6 +66,7 @@ const app = await buildApp({
   logger: log,
   guards,
   ready: () => writer.connected,
+  timeouts: config.timeouts,
 });
 
 await app.listen({ port: config.port, host: config.host });
