@@ -4,6 +4,7 @@ import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
 import { defaultJsonLimits } from '@warden/shared/schemas/json-limits';
 import { ApiError } from './errors';
+import { answerClientError, answerFrameworkError, toApiError } from './framework-errors';
 import { parseJsonBody } from './json-body';
 import type { Guards } from './guards';
 import { openApiPlugin } from './plugins/openapi';
@@ -69,6 +70,12 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
     },
     // Ids in logs and answers come from Warden, never from the client.
     genReqId: () => `${idPrefix}-${(++sequence).toString(36)}`,
+    // What the router and Node's HTTP parser refuse is answered in the contract's body too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // A request that arrives while the app closes is handled (Kafka is still open until it has
+    // closed) rather than answered with Fastify's own 503 body.
+    return503OnClosing: false,
   });
 
   // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400.
@@ -113,7 +120,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)
-      .send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } }),
+      .send(new ApiError('NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}.`).toBody()),
   );
 
   await app.register(openApiPlugin);
@@ -127,37 +134,4 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
     maxBatchBytes: limits.maxBodyBytes,
   });
   return app;
-}
-
-/** Maps framework errors to the contract's codes; anything unknown is a 500 that leaks nothing. */
-function toApiError(err: FastifyError | ApiError): ApiError {
-  if (err instanceof ApiError) return err;
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return new ApiError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          'Send the body as JSON with Content-Type: application/json.',
-        );
-      }
-      return new ApiError('INVALID_REQUEST', 'The Content-Length header does not match the body.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(
-        'PAYLOAD_TOO_LARGE',
-        `The request body exceeds the limit for this endpoint (${err.message}).`,
-      );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
-  }
-  if (err.statusCode === 400 || err.statusCode === 415) {
-    return new ApiError(
-      err.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_REQUEST',
-      'The request is malformed.',
-    );
-  }
-  return new ApiError(
-    'INTERNAL_ERROR',
-    'An internal error occurred; the record was not stored. Retry later.',
-  );
 }

@@ -57,6 +57,14 @@ describe('ingest over a socket', () => {
       });
     });
 
+  /** The contract's error body, and nothing else in it. */
+  const contractError = (answer: RawAnswer, code: string) => {
+    const body = JSON.parse(answer.body) as { error: Record<string, unknown> };
+    expect(Object.keys(body)).toEqual(['error']);
+    expect(body.error).toMatchObject({ code, message: expect.any(String) });
+    expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
+  };
+
   it('answers 408 and closes when a body stalls, within the request timeout', async () => {
     const answer = await raw([
       'POST /api/v1/telemetry/ingest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
@@ -64,11 +72,76 @@ describe('ingest over a socket', () => {
     ]);
     expect(answer).toMatchObject({ status: 408, closed: true });
     expect(answer.ms).toBeLessThan(2000);
+    contractError(answer, 'REQUEST_TIMEOUT');
   });
 
   it('answers 408 and closes when headers stall, within the headers timeout', async () => {
     const answer = await raw(['POST /api/v1/telemetry/ingest HTTP/1.1\r\nHost: x\r\nContent-Ty']);
     expect(answer).toMatchObject({ status: 408, closed: true });
     expect(answer.ms).toBeLessThan(1500);
+    contractError(answer, 'REQUEST_TIMEOUT');
+  });
+
+  it.each([
+    ['a malformed request line', 'GARBAGE\r\n\r\n', 400, 'INVALID_REQUEST'],
+    ['a bad header', 'GET /healthz HTTP/1.1\r\nHost x\r\n\r\n', 400, 'INVALID_REQUEST'],
+    [
+      'headers over 16 KiB',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'HEADERS_TOO_LARGE',
+    ],
+    [
+      'a URL over 16 KiB',
+      `GET /api/v1/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      414,
+      'URI_TOO_LONG',
+    ],
+    [
+      'a bad percent-encoding',
+      'GET /api/v1/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      400,
+      'INVALID_REQUEST',
+    ],
+    [
+      'an over-long path parameter',
+      `POST /api/v1/integrations/${'x'.repeat(200)}/telemetry HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}`,
+      414,
+      'URI_TOO_LONG',
+    ],
+    ['no route', 'GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 404, 'NOT_FOUND'],
+  ])("answers %s with the contract's body", async (_name, request, status, code) => {
+    const answer = await raw([request]);
+    expect(answer.status).toBe(status);
+    contractError(answer, code);
+  });
+
+  it("handles a request that arrives while the app closes instead of answering Fastify's 503", async () => {
+    const waiting: Array<() => void> = [];
+    const slow = await buildApp({
+      publisher: { publish: () => new Promise<void>((resolve) => waiting.push(resolve)) },
+      metrics: createMetricsRegistry('ingest'),
+      guards: openGuards,
+    });
+    await slow.listen({ port: 0, host: '127.0.0.1' });
+    const socket = connect((slow.server.address() as AddressInfo).port, '127.0.0.1');
+    let out = '';
+    socket.on('data', (chunk) => (out += chunk.toString()));
+    const request = (body: string) =>
+      `POST /api/v1/telemetry/ingest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    const record = JSON.stringify({ agentId: 'a', prompt: 'p', response: 'r' });
+    await new Promise((r) => socket.on('connect', r));
+    socket.write(request(record));
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = slow.close();
+    // The connection is busy with the first request, so closing leaves it open for this one.
+    socket.write(request(record));
+    await new Promise((r) => setTimeout(r, 200));
+    for (const resolve of waiting) resolve();
+    await closing;
+    await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
+    const statuses = [...out.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 200]);
   });
 });
