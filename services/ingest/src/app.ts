@@ -5,8 +5,9 @@ import { Histogram, type Registry } from '@warden/shared/metrics';
 import { defaultJsonLimits } from '@warden/shared/schemas/json-limits';
 import { ApiError } from './errors';
 import { answerClientError, answerFrameworkError, toApiError } from './framework-errors';
-import { parseJsonBody } from './json-body';
+import { jsonBodyText, parseJsonBody } from './json-body';
 import type { Guards } from './guards';
+import { bodyEncodingPlugin } from './plugins/body-encoding';
 import { openApiPlugin } from './plugins/openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
@@ -78,15 +79,17 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
 
-  // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400.
+  // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400. The
+  // body arrives as bytes (decoded first when compressed: see bodyEncodingPlugin) and must be UTF-8.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
     try {
-      done(null, parseJsonBody(body as string, limits));
+      done(null, parseJsonBody(jsonBodyText(body as Buffer), limits));
     } catch (err) {
       done(err as Error, undefined);
     }
   });
+  await app.register(bodyEncodingPlugin);
 
   // TypeBox is the single source of validation; its errors become the contract's error bodies.
   app.setValidatorCompiler(typeBoxValidatorCompiler);
