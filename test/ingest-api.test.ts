@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '@warden/shared/paths';
 import { ensureTestTopics, startIngest, type RunningIngest } from './support/pipeline';
+
+const run = promisify(execFile);
 
 /** The HTTP contract against the real Kafka: every error row that does not need keys or limits. */
 describe('ingest API contract', () => {
@@ -304,11 +308,18 @@ describe('ingest API at the default limits', () => {
 
   it('refuses deeply nested 5 MiB bodies without stalling the event loop: /healthz stays fast', async () => {
     // Nesting is checked on the text before JSON.parse: parsing 2.6 million nested arrays took ~0.8 s
-    // of main-thread CPU per body, which every other request on the process waited for.
-    const levels = (5 * 1024 * 1024 - 64) / 2;
-    const body = `{"interactions":[${'['.repeat(levels)}${']'.repeat(levels)}]}`;
+    // of main-thread CPU per body, which every other request on the process waited for. The bodies
+    // are sent from another process, so only the server's work shares this event loop.
+    const sender = `
+      const levels = (5 * 1024 * 1024 - 64) / 2;
+      const body = '{"interactions":[' + '['.repeat(levels) + ']'.repeat(levels) + ']}';
+      const answers = await Promise.all(Array.from({ length: 4 }, () =>
+        fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then(async (res) => ({ status: res.status, body: await res.json() }))));
+      process.stdout.write(JSON.stringify(answers));`;
     let sending = true;
     const healthz: number[] = [];
+    await fetch(ingest.url.replace('/api/v1', '/healthz')); // a connection ready before timing
     const probe = (async () => {
       while (sending) {
         const started = performance.now();
@@ -317,25 +328,23 @@ describe('ingest API at the default limits', () => {
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        fetch(`${ingest.url}/telemetry/batch`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        }).then(async (res) => ({
-          status: res.status,
-          body: (await res.json()) as { error: { message: string } },
-        })),
-      ),
-    );
+    const { stdout } = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      sender,
+      `${ingest.url}/telemetry/batch`,
+    ]);
     sending = false;
     await probe;
+    const answers = JSON.parse(stdout) as Array<{ status: number; body: { error: { message: string } } }>;
+    expect(answers).toHaveLength(4);
     for (const answer of answers) {
       expect(answer.status).toBe(400);
       expect(answer.body.error.message).toMatch(/deeper than 32 levels/);
     }
     expect(healthz.length).toBeGreaterThan(0);
-    expect(Math.max(...healthz)).toBeLessThan(200);
+    // Before the scan each probe waited behind the parses: over 1 s. Now the server's own work is a
+    // few milliseconds a body; the margin is for a loaded machine.
+    expect(Math.max(...healthz)).toBeLessThan(250);
   }, 60_000);
 });
