@@ -225,6 +225,24 @@ describe('ingest API contract', () => {
     }
   });
 
+  it('refuses control characters in ?agentId=', async () => {
+    const body = { prompt: 'p', response: 'r' };
+    for (const agentId of ['a%00b', 'a%0D%0Ab', 'a%0A', 'a%09b', 'a%7F', 'a%C2%85']) {
+      const res = await post(`/integrations/custom/telemetry?agentId=${agentId}`, body);
+      expect(res.statusCode, agentId).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        details: { field: 'agentId', expected: 'string without control characters' },
+      });
+    }
+    const named = await post(
+      `/integrations/custom/telemetry?agentId=${encodeURIComponent('agent é 7')}`,
+      body,
+    );
+    expect(named.statusCode).toBe(200);
+    expect(named.json().agentId).toBe('agent é 7');
+  });
+
   it('unknown platforms are refused with the list of known ones', async () => {
     const res = await post('/integrations/zapier/telemetry', valid);
     expect(res.statusCode).toBe(400);

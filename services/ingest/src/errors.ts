@@ -1,4 +1,5 @@
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { noControlCharacters } from '@warden/shared/schemas/interaction';
 
 /** The error codes of the contract plus the ones DESIGN.md adds, each with its one status. */
 export const errorStatus = {
@@ -81,6 +82,7 @@ function expectedOf(error: ValueError): string {
     minimum?: number;
     minItems?: number;
     maxItems?: number;
+    pattern?: string;
     anyOf?: Array<{ const?: unknown }>;
   };
   const literals = schema.anyOf?.map((s) => s.const).filter((c) => typeof c === 'string');
@@ -96,6 +98,10 @@ function expectedOf(error: ValueError): string {
       return `${type} of at least ${schema.minLength} character(s)`;
     case ValueErrorType.StringMaxLength:
       return `${type} of at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringPattern:
+      return schema.pattern === noControlCharacters
+        ? `${type} without control characters`
+        : `${type} matching ${schema.pattern}`;
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum:
       return `${type} >= ${schema.minimum}`;
@@ -147,6 +153,13 @@ export function validationError(errors: Iterable<ValueError>, prefix = ''): ApiE
       field,
       expected,
       received: 'empty array',
+    });
+  }
+  if (error.type === ValueErrorType.StringPattern) {
+    return new ApiError('INVALID_REQUEST', `Field ${field} must be ${withArticle(expected)}.`, {
+      field,
+      expected,
+      received: 'string with characters outside it',
     });
   }
   if (typeof error.value === 'string' && expected.startsWith('one of ')) {
