@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetricsRegistry } from '@warden/shared/metrics';
 import { repoRoot } from '@warden/shared/paths';
 import { ensureTestTopics, startIngest, type RunningIngest } from './support/pipeline';
 
@@ -11,10 +12,12 @@ const run = promisify(execFile);
 
 /** The HTTP contract against the real Kafka: every error row that does not need keys or limits. */
 describe('ingest API contract', () => {
+  const metrics = createMetricsRegistry('ingest');
   let ingest: RunningIngest;
   beforeAll(async () => {
     await ensureTestTopics();
     ingest = await startIngest({
+      metrics,
       limits: { maxRecordBytes: 64 * 1024, maxBodyBytes: 256 * 1024, maxBatchRecords: 10 },
     });
   });
@@ -273,12 +276,13 @@ describe('ingest API contract', () => {
     expect([200, 302]).toContain(docs.statusCode);
   });
 
-  it('serves health, readiness and Prometheus metrics', async () => {
+  it('serves health and readiness, and records Prometheus metrics it does not serve itself', async () => {
     expect((await ingest.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await ingest.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    // The API port is public: metrics have their own (see test/ingest-metrics.test.ts).
+    expect((await ingest.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     const count = async (route: string, status: number) => {
-      const metrics = await ingest.app.inject({ method: 'GET', url: '/metrics' });
-      const line = metrics.body
+      const line = (await metrics.metrics())
         .split('\n')
         .find(
           (l) =>

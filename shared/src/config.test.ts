@@ -22,6 +22,8 @@ describe('config', () => {
       producers: 4,
       produceTimeoutMs: 5000,
       timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 },
+      metricsPort: 9100,
+      metricsHost: '127.0.0.1',
     });
     expect(loadTopicConfig({})).toEqual({ prefix: '', partitions: 6, replayWindowDays: 7 });
     expect(clickhouseRetentionDays({})).toBe(90);
@@ -45,6 +47,8 @@ describe('config', () => {
       WARDEN_INGEST_REQUEST_TIMEOUT_MS: '5000',
       WARDEN_INGEST_HEADERS_TIMEOUT_MS: '2000',
       WARDEN_INGEST_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      WARDEN_INGEST_METRICS_PORT: '9200',
+      WARDEN_INGEST_METRICS_HOST: '0.0.0.0',
       WARDEN_TOPIC_PREFIX: 'staging.',
       WARDEN_TOPIC_PARTITIONS: '12',
       WARDEN_REPLAY_WINDOW_DAYS: '3',
@@ -63,6 +67,8 @@ describe('config', () => {
       producers: 1,
       produceTimeoutMs: 250,
       timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000 },
+      metricsPort: 9200,
+      metricsHost: '0.0.0.0',
     });
     expect(loadTopicConfig(env)).toEqual({ prefix: 'staging.', partitions: 12, replayWindowDays: 3 });
     expect(loadStackConfig(env)).toEqual({

@@ -181,6 +181,10 @@ export interface IngestConfig {
   /** WARDEN_PRODUCE_TIMEOUT_MS: how long a request waits for Kafka's acknowledgement before 503. */
   produceTimeoutMs: number;
   timeouts: IngestTimeouts;
+  /** WARDEN_INGEST_METRICS_PORT: Prometheus `/metrics`, off the API port (default 9100; 0 picks one). */
+  metricsPort: number;
+  /** WARDEN_INGEST_METRICS_HOST: the address metrics listen on (default 127.0.0.1, this machine only). */
+  metricsHost: string;
 }
 
 export function loadIngestConfig(env: Env = process.env): IngestConfig {
@@ -191,6 +195,8 @@ export function loadIngestConfig(env: Env = process.env): IngestConfig {
     producers: intFromEnv(env, 'WARDEN_PRODUCERS', 4, 1, 32),
     produceTimeoutMs: intFromEnv(env, 'WARDEN_PRODUCE_TIMEOUT_MS', 5000, 100, 60000),
     timeouts: ingestTimeouts(env),
+    metricsPort: intFromEnv(env, 'WARDEN_INGEST_METRICS_PORT', 9100, 0, 65535),
+    metricsHost: stringFromEnv(env, 'WARDEN_INGEST_METRICS_HOST', '127.0.0.1', /^[A-Za-z0-9.:-]+$/),
   };
 }
 

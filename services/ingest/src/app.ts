@@ -32,6 +32,7 @@ export const defaultLimits: IngestLimits = {
 
 export interface IngestDeps {
   publisher: EnvelopePublisher;
+  /** Where the app's request metrics go; served on a port of their own (server.ts), not by the app. */
   metrics: Registry;
   logger?: Logger | false;
   limits?: Partial<IngestLimits>;
@@ -127,7 +128,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   );
 
   await app.register(openApiPlugin);
-  await app.register(operationalRoutes, { metrics: deps.metrics, ready: deps.ready ?? (() => true) });
+  await app.register(operationalRoutes, { ready: deps.ready ?? (() => true) });
   await app.register(telemetryRoutes, {
     prefix: '/api/v1',
     publisher: deps.publisher,
