@@ -114,6 +114,8 @@ const startWarden = async (n: number): Promise<ChildProcess> => {
     HOST: '127.0.0.1',
     WARDEN_INGEST_WORKERS: String(n),
     WARDEN_TOPIC_PREFIX: topicPrefix,
+    // Any free port: a dev stack's ingest may hold the default one.
+    WARDEN_INGEST_METRICS_PORT: '0',
   });
   await waitUp(`http://127.0.0.1:${wardenPort}/api/v1/telemetry/ingest`);
   await new Promise((r) => setTimeout(r, 1500)); // producers connected, key cache loaded

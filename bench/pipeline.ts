@@ -81,7 +81,7 @@ const common = {
   WARDEN_TOPIC_PREFIX: livePrefix,
 };
 const services = [
-  runService('ingest', { ...common, PORT: String(port), HOST: '127.0.0.1' }),
+  runService('ingest', { ...common, PORT: String(port), HOST: '127.0.0.1', WARDEN_INGEST_METRICS_PORT: '0' }),
   runService('detector', {
     ...common,
     WARDEN_DETECTOR_GROUP: `bench-detector-${run}`,

@@ -1,16 +1,23 @@
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetricsRegistry } from '@warden/shared/metrics';
 import { repoRoot } from '@warden/shared/paths';
 import { ensureTestTopics, startIngest, type RunningIngest } from './support/pipeline';
 
+const run = promisify(execFile);
+
 /** The HTTP contract against the real Kafka: every error row that does not need keys or limits. */
 describe('ingest API contract', () => {
+  const metrics = createMetricsRegistry('ingest');
   let ingest: RunningIngest;
   beforeAll(async () => {
     await ensureTestTopics();
     ingest = await startIngest({
+      metrics,
       limits: { maxRecordBytes: 64 * 1024, maxBodyBytes: 256 * 1024, maxBatchRecords: 10 },
     });
   });
@@ -109,6 +116,33 @@ describe('ingest API contract', () => {
     expect(results[1]).toMatchObject({ index: 1, status: 'rejected', error: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 
+  it('413 for a record or event stored larger than the limit, however small it was sent', async () => {
+    // `1e20` is stored as 100000000000000000000: 15 KB sent becomes 68 KB in Kafka, over the 64 KiB limit.
+    const numbers = `[${Array.from({ length: 3100 }, () => '1e20').join(',')}]`;
+    const record = `{"agentId":"a1","prompt":"p","response":"r","metadata":{"n":${numbers}}}`;
+    expect(record.length).toBeLessThan(16 * 1024);
+    const batch = await post('/telemetry/batch', `{"interactions":[${JSON.stringify(valid)},${record}]}`);
+    expect(batch.statusCode).toBe(207);
+    expect(batch.json().results[1]).toMatchObject({
+      index: 1,
+      status: 'rejected',
+      error: { code: 'PAYLOAD_TOO_LARGE', details: { field: 'interactions[1]' } },
+    });
+    // Ids lifted from metadata: the record is stored re-serialised.
+    const lifted = record.replace('"metadata":{', '"metadata":{"sessionId":"s1",');
+    const single = await post('/telemetry/ingest', lifted);
+    expect(single.statusCode).toBe(413);
+    expect(single.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+    const event = await post(
+      '/integrations/custom/telemetry',
+      `{"agentId":"a1","event":"tick","n":${numbers}}`,
+    );
+    expect(event.statusCode).toBe(413);
+    expect(event.json().error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { field: '(event)' } });
+    // Sent as is, the record's own text is what is stored: it fits.
+    expect((await post('/telemetry/ingest', record)).statusCode).toBe(200);
+  });
+
   it('accepts charset parameters and stores unknown top-level fields and custom metadata', async () => {
     const res = await post(
       '/telemetry/ingest',
@@ -169,6 +203,49 @@ describe('ingest API contract', () => {
     if (fx.expect.agentId) expect(res.json().agentId).toBe(fx.expect.agentId);
   });
 
+  it('stores hostile JSON embedded in a platform string as that string: never a 500', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const bodies: Array<[string, object]> = [
+      [
+        '/integrations/flowise/telemetry?agentId=a1',
+        { question: 'q', text: 'r', usedTools: [{ tool: 't', toolInput: deep }] },
+      ],
+      ['/integrations/dify/telemetry?agentId=a1', { event: 'agent_thought', tool: 't', tool_input: deep }],
+      [
+        '/integrations/n8n/telemetry?agentId=a1',
+        {
+          chatInput: 'q',
+          output: 'r',
+          intermediateSteps: [
+            { action: { tool: 't', toolInput: '{"a":"\\u0000"}' }, observation: '["\\ud800"]' },
+          ],
+        },
+      ],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await post(path, body);
+      expect(res.statusCode, path).toBe(200);
+    }
+  });
+
+  it('refuses control characters in ?agentId=', async () => {
+    const body = { prompt: 'p', response: 'r' };
+    for (const agentId of ['a%00b', 'a%0D%0Ab', 'a%0A', 'a%09b', 'a%7F', 'a%C2%85']) {
+      const res = await post(`/integrations/custom/telemetry?agentId=${agentId}`, body);
+      expect(res.statusCode, agentId).toBe(400);
+      expect(res.json().error).toMatchObject({
+        code: 'INVALID_REQUEST',
+        details: { field: 'agentId', expected: 'string without control characters' },
+      });
+    }
+    const named = await post(
+      `/integrations/custom/telemetry?agentId=${encodeURIComponent('agent é 7')}`,
+      body,
+    );
+    expect(named.statusCode).toBe(200);
+    expect(named.json().agentId).toBe('agent é 7');
+  });
+
   it('unknown platforms are refused with the list of known ones', async () => {
     const res = await post('/integrations/zapier/telemetry', valid);
     expect(res.statusCode).toBe(400);
@@ -199,12 +276,13 @@ describe('ingest API contract', () => {
     expect([200, 302]).toContain(docs.statusCode);
   });
 
-  it('serves health, readiness and Prometheus metrics', async () => {
+  it('serves health and readiness, and records Prometheus metrics it does not serve itself', async () => {
     expect((await ingest.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     expect((await ingest.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    // The API port is public: metrics have their own (see test/ingest-metrics.test.ts).
+    expect((await ingest.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     const count = async (route: string, status: number) => {
-      const metrics = await ingest.app.inject({ method: 'GET', url: '/metrics' });
-      const line = metrics.body
+      const line = (await metrics.metrics())
         .split('\n')
         .find(
           (l) =>
@@ -248,5 +326,47 @@ describe('ingest API at the default limits', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().results).toHaveLength(1000);
+  }, 60_000);
+
+  it('refuses deeply nested 5 MiB bodies without stalling the event loop: /healthz stays fast', async () => {
+    // Nesting is checked on the text before JSON.parse: parsing 2.6 million nested arrays took ~0.8 s
+    // of main-thread CPU per body, which every other request on the process waited for. The bodies
+    // are sent from another process, so only the server's work shares this event loop.
+    const sender = `
+      const levels = (5 * 1024 * 1024 - 64) / 2;
+      const body = '{"interactions":[' + '['.repeat(levels) + ']'.repeat(levels) + ']}';
+      const answers = await Promise.all(Array.from({ length: 4 }, () =>
+        fetch(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then(async (res) => ({ status: res.status, body: await res.json() }))));
+      process.stdout.write(JSON.stringify(answers));`;
+    let sending = true;
+    const healthz: number[] = [];
+    await fetch(ingest.url.replace('/api/v1', '/healthz')); // a connection ready before timing
+    const probe = (async () => {
+      while (sending) {
+        const started = performance.now();
+        await fetch(ingest.url.replace('/api/v1', '/healthz'));
+        healthz.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    const { stdout } = await run(process.execPath, [
+      '--input-type=module',
+      '-e',
+      sender,
+      `${ingest.url}/telemetry/batch`,
+    ]);
+    sending = false;
+    await probe;
+    const answers = JSON.parse(stdout) as Array<{ status: number; body: { error: { message: string } } }>;
+    expect(answers).toHaveLength(4);
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.message).toMatch(/deeper than 32 levels/);
+    }
+    expect(healthz.length).toBeGreaterThan(0);
+    // Before the scan each probe waited behind the parses: over 1 s. Now the server's own work is a
+    // few milliseconds a body; the margin is for a loaded machine.
+    expect(Math.max(...healthz)).toBeLessThan(250);
   }, 60_000);
 });

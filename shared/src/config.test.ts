@@ -23,6 +23,9 @@ describe('config', () => {
       workers: 1,
       producers: 4,
       produceTimeoutMs: 5000,
+      timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 },
+      metricsPort: 9100,
+      metricsHost: '127.0.0.1',
     });
     expect(loadTopicConfig({})).toEqual({ prefix: '', partitions: 6, replayWindowDays: 7 });
     expect(clickhouseRetentionDays({})).toBe(90);
@@ -43,6 +46,11 @@ describe('config', () => {
       WARDEN_INGEST_WORKERS: '2',
       WARDEN_PRODUCERS: '1',
       WARDEN_PRODUCE_TIMEOUT_MS: '250',
+      WARDEN_INGEST_REQUEST_TIMEOUT_MS: '5000',
+      WARDEN_INGEST_HEADERS_TIMEOUT_MS: '2000',
+      WARDEN_INGEST_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      WARDEN_INGEST_METRICS_PORT: '9200',
+      WARDEN_INGEST_METRICS_HOST: '0.0.0.0',
       WARDEN_TOPIC_PREFIX: 'staging.',
       WARDEN_TOPIC_PARTITIONS: '12',
       WARDEN_REPLAY_WINDOW_DAYS: '3',
@@ -60,6 +68,9 @@ describe('config', () => {
       workers: 2,
       producers: 1,
       produceTimeoutMs: 250,
+      timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000 },
+      metricsPort: 9200,
+      metricsHost: '0.0.0.0',
     });
     expect(loadTopicConfig(env)).toEqual({ prefix: 'staging.', partitions: 12, replayWindowDays: 3 });
     expect(loadStackConfig(env)).toEqual({
@@ -79,6 +90,14 @@ describe('config', () => {
     expect(() => loadIngestConfig({ PORT: 'http' })).toThrow(/PORT must be an integer between 1 and 65535/);
     expect(() => loadIngestConfig({ WARDEN_INGEST_WORKERS: '0' })).toThrow(/WARDEN_INGEST_WORKERS/);
     expect(() => loadIngestConfig({ HOST: 'a host' })).toThrow(/HOST has an invalid value/);
+    expect(() =>
+      loadIngestConfig({
+        WARDEN_INGEST_REQUEST_TIMEOUT_MS: '1000',
+        WARDEN_INGEST_HEADERS_TIMEOUT_MS: '2000',
+      }),
+    ).toThrow(/WARDEN_INGEST_HEADERS_TIMEOUT_MS must not exceed WARDEN_INGEST_REQUEST_TIMEOUT_MS/);
+    // A short request timeout alone lowers the headers' default with it.
+    expect(loadIngestConfig({ WARDEN_INGEST_REQUEST_TIMEOUT_MS: '1000' }).timeouts.headersMs).toBe(1000);
     expect(() => loadTopicConfig({ WARDEN_TOPIC_PREFIX: 'a/b' })).toThrow(
       /WARDEN_TOPIC_PREFIX has characters Kafka topic names cannot hold/,
     );

@@ -161,6 +161,23 @@ function flagFromEnv(env: Env, name: string): boolean {
   throw new ConfigError(name, `must be 1 or 0 (got "${raw}")`, 'Unset it to leave it off.');
 }
 
+/** How long ingest waits for a client: a slow or stalled sender cannot hold a connection for ever. */
+export interface IngestTimeouts {
+  /** WARDEN_INGEST_REQUEST_TIMEOUT_MS: the whole request, headers and body, must arrive within it, else 408. */
+  requestMs: number;
+  /** WARDEN_INGEST_HEADERS_TIMEOUT_MS: the headers must arrive within it, else 408; at most requestMs. */
+  headersMs: number;
+  /** WARDEN_INGEST_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after it. */
+  keepAliveMs: number;
+}
+
+/** Keep-alive outlasts the 60 s idle timeout of common load balancers, so they close first. */
+export const defaultIngestTimeouts: IngestTimeouts = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  keepAliveMs: 72_000,
+};
+
 export interface IngestConfig {
   /** PORT: the HTTP port (default 8080). */
   port: number;
@@ -172,6 +189,11 @@ export interface IngestConfig {
   producers: number;
   /** WARDEN_PRODUCE_TIMEOUT_MS: how long a request waits for Kafka's acknowledgement before 503. */
   produceTimeoutMs: number;
+  timeouts: IngestTimeouts;
+  /** WARDEN_INGEST_METRICS_PORT: Prometheus `/metrics`, off the API port (default 9100; 0 picks one). */
+  metricsPort: number;
+  /** WARDEN_INGEST_METRICS_HOST: the address metrics listen on (default 127.0.0.1, this machine only). */
+  metricsHost: string;
 }
 
 export function loadIngestConfig(env: Env = process.env): IngestConfig {
@@ -181,6 +203,33 @@ export function loadIngestConfig(env: Env = process.env): IngestConfig {
     workers: intFromEnv(env, 'WARDEN_INGEST_WORKERS', 1, 1, 64),
     producers: intFromEnv(env, 'WARDEN_PRODUCERS', 4, 1, 32),
     produceTimeoutMs: intFromEnv(env, 'WARDEN_PRODUCE_TIMEOUT_MS', 5000, 100, 60000),
+    timeouts: ingestTimeouts(env),
+    metricsPort: intFromEnv(env, 'WARDEN_INGEST_METRICS_PORT', 9100, 0, 65535),
+    metricsHost: stringFromEnv(env, 'WARDEN_INGEST_METRICS_HOST', '127.0.0.1', /^[A-Za-z0-9.:-]+$/),
+  };
+}
+
+function ingestTimeouts(env: Env): IngestTimeouts {
+  const d = defaultIngestTimeouts;
+  const requestMs = intFromEnv(env, 'WARDEN_INGEST_REQUEST_TIMEOUT_MS', d.requestMs, 100, 600_000);
+  const headersMs = intFromEnv(
+    env,
+    'WARDEN_INGEST_HEADERS_TIMEOUT_MS',
+    Math.min(d.headersMs, requestMs),
+    100,
+    600_000,
+  );
+  if (headersMs > requestMs) {
+    throw new ConfigError(
+      'WARDEN_INGEST_HEADERS_TIMEOUT_MS',
+      `must not exceed WARDEN_INGEST_REQUEST_TIMEOUT_MS (${requestMs}; got ${headersMs})`,
+      'The headers are part of the request: lower it or raise the request timeout.',
+    );
+  }
+  return {
+    requestMs,
+    headersMs,
+    keepAliveMs: intFromEnv(env, 'WARDEN_INGEST_KEEP_ALIVE_TIMEOUT_MS', d.keepAliveMs, 1000, 600_000),
   };
 }
 

@@ -8,4 +8,4 @@ export function createMetricsRegistry(service: string): Registry {
   return registry;
 }
 
-export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export { AggregatorRegistry, Counter, Gauge, Histogram, type Registry } from 'prom-client';

@@ -1,12 +1,8 @@
-import {
-  buildEnvelope,
-  buildEventEnvelope,
-  type EventEnvelope,
-  type InteractionEnvelope,
-} from '@warden/shared/schemas/envelope';
+import { envelopeMessage, recordAsSentMessage, type EnvelopeMessage } from '@warden/shared/codec/index';
+import { buildEnvelope, buildEventEnvelope } from '@warden/shared/schemas/envelope';
 import { liftMetadataIds, PlatformEvent, type InteractionRecord } from '@warden/shared/schemas/interaction';
 import { ApiError, validationError } from './errors';
-import { storeRecordAsSent } from '@warden/shared/codec/index';
+import type { EncodedEnvelope } from './publish';
 import { compiledCheck, recordCheck } from './validation';
 
 const eventCheck = compiledCheck(PlatformEvent);
@@ -30,7 +26,7 @@ export function checkedRecord(raw: unknown, fieldPrefix?: string): InteractionRe
 }
 
 /**
- * Admits one schema-valid record (size, client id) and wraps it in its envelope; throws ApiError.
+ * Admits one schema-valid record (client id, size) and encodes it in its envelope; throws ApiError.
  * The schema was checked before: by the route's body validator or by checkedRecord.
  */
 export function admitRecord(
@@ -39,29 +35,10 @@ export function admitRecord(
   opts: {
     maxRecordBytes: number;
     fieldPrefix?: string;
-    bodyBytes?: number;
     /** The JSON text `raw` was parsed from, when it is a whole request body. */
     text?: string;
   },
-): InteractionEnvelope {
-  // A record inside a body no larger than the limit is taken to fit it, without serialising it again.
-  // (Only a number spelled shorter than JSON.stringify writes it, like `1e20`, breaks this: see
-  // fast-paths.test.ts.)
-  const bytes =
-    opts.bodyBytes !== undefined && opts.bodyBytes <= opts.maxRecordBytes
-      ? 0
-      : Buffer.byteLength(JSON.stringify(raw));
-  if (bytes > opts.maxRecordBytes) {
-    throw new ApiError(
-      'PAYLOAD_TOO_LARGE',
-      `The record is ${bytes} bytes; at most ${opts.maxRecordBytes} are accepted.`,
-      {
-        field: opts.fieldPrefix || '(record)',
-        expected: `at most ${opts.maxRecordBytes} bytes`,
-        received: `${bytes} bytes`,
-      },
-    );
-  }
+): EncodedEnvelope {
   const record = liftMetadataIds(raw);
   const clientId = (raw as { interactionId?: unknown }).interactionId;
   if (clientId !== undefined && (typeof clientId !== 'string' || !clientIdPattern.test(clientId))) {
@@ -85,11 +62,41 @@ export function admitRecord(
     ...(typeof clientId === 'string' ? { interactionId: clientId } : {}),
   });
   // Nothing was lifted: the record is the body as sent, and its text goes to Kafka as it came.
-  if (opts.text !== undefined && record === raw) storeRecordAsSent(envelope, opts.text);
-  return envelope;
+  const message =
+    opts.text !== undefined && record === raw
+      ? recordAsSentMessage(envelope, opts.text)
+      : envelopeMessage(envelope);
+  checkSize(message, opts.maxRecordBytes, 'record', opts.fieldPrefix || '(record)');
+  return { interactionId: envelope.interactionId, agentId: record.agentId, message };
 }
 
-export function admitEvent(raw: unknown, source: Source): EventEnvelope {
+export function admitEvent(raw: unknown, source: Source, opts: { maxRecordBytes: number }): EncodedEnvelope {
   if (!eventCheck.Check(raw)) throw validationError(eventCheck.Errors(raw));
-  return buildEventEnvelope(raw, source);
+  const envelope = buildEventEnvelope(raw, source);
+  const message = envelopeMessage(envelope);
+  checkSize(message, opts.maxRecordBytes, 'event', '(event)');
+  return { interactionId: envelope.interactionId, agentId: raw.agentId, message };
+}
+
+/**
+ * The size limit applies to what Kafka is given, the record in its envelope, measured on the value
+ * encoded for it: a record re-serialised larger than it was sent (`1e20` is written
+ * `100000000000000000000`) is measured as stored. A UTF-16 unit is 1-3 bytes of UTF-8, so only a
+ * value longer than a third of the limit is counted.
+ */
+function checkSize(
+  message: EnvelopeMessage,
+  maxBytes: number,
+  what: 'record' | 'event',
+  field: string,
+): void {
+  const { value } = message;
+  if (value.length * 3 <= maxBytes) return;
+  const bytes = Buffer.byteLength(value);
+  if (bytes <= maxBytes) return;
+  throw new ApiError(
+    'PAYLOAD_TOO_LARGE',
+    `The ${what} is ${bytes} bytes as stored (in its envelope); at most ${maxBytes} are accepted. Send it in smaller parts.`,
+    { field, expected: `at most ${maxBytes} bytes`, received: `${bytes} bytes` },
+  );
 }

@@ -1,9 +1,13 @@
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { defaultIngestTimeouts, type IngestTimeouts } from '@warden/shared/config';
 import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
+import { defaultJsonLimits } from '@warden/shared/schemas/json-limits';
 import { ApiError } from './errors';
-import { parseJsonBody } from './json-body';
+import { answerClientError, answerFrameworkError, toApiError } from './framework-errors';
+import { jsonBodyText, parseJsonBody } from './json-body';
 import type { Guards } from './guards';
+import { bodyEncodingPlugin } from './plugins/body-encoding';
 import { openApiPlugin } from './plugins/openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
@@ -13,7 +17,7 @@ import { typeBoxValidatorCompiler } from './validation';
 export interface IngestLimits {
   /** Largest request body, in bytes (batch requests). */
   maxBodyBytes: number;
-  /** Largest single record, serialized, in bytes. */
+  /** Largest record or event as stored: its Kafka message value, envelope included, in bytes. */
   maxRecordBytes: number;
   maxBatchRecords: number;
   maxDepth: number;
@@ -23,14 +27,17 @@ export const defaultLimits: IngestLimits = {
   maxBodyBytes: 5 * 1024 * 1024,
   maxRecordBytes: 1024 * 1024,
   maxBatchRecords: 1000,
-  maxDepth: 32,
+  maxDepth: defaultJsonLimits.maxDepth,
 };
 
 export interface IngestDeps {
   publisher: EnvelopePublisher;
+  /** Where the app's request metrics go; served on a port of their own (server.ts), not by the app. */
   metrics: Registry;
   logger?: Logger | false;
   limits?: Partial<IngestLimits>;
+  /** How long a client may take to send a request (loadIngestConfig reads them). */
+  timeouts?: Partial<IngestTimeouts>;
   /** Readiness of hard dependencies (Kafka producer connected). */
   ready?: () => boolean;
   /** Authentication, limits and idempotency (Redis-backed in production). */
@@ -40,6 +47,7 @@ export interface IngestDeps {
 /** Builds the ingest HTTP app without listening, so tests drive it with `inject()` or a real port. */
 export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   const limits = { ...defaultLimits, ...deps.limits };
+  const timeouts = { ...defaultIngestTimeouts, ...deps.timeouts };
   // Request ids (logs only) are this app's random prefix and a sequence: unique without a UUID each.
   const idPrefix = crypto.randomUUID().slice(0, 8);
   let sequence = 0;
@@ -54,19 +62,35 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
         }
       : { logger: false }),
     bodyLimit: limits.maxBodyBytes,
+    // A request must arrive whole within requestTimeout, its headers within headersTimeout (408
+    // otherwise); Node looks for overdue requests every connectionsCheckingInterval.
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(timeouts.headersMs / 4)),
+    },
     // Ids in logs and answers come from Warden, never from the client.
     genReqId: () => `${idPrefix}-${(++sequence).toString(36)}`,
+    // What the router and Node's HTTP parser refuse is answered in the contract's body too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    // A request that arrives while the app closes is handled (Kafka is still open until it has
+    // closed) rather than answered with Fastify's own 503 body.
+    return503OnClosing: false,
   });
 
-  // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400.
+  // JSON only: everything else is 415, and the JSON parser rejects hostile structure with 400. The
+  // body arrives as bytes (decoded first when compressed: see bodyEncodingPlugin) and must be UTF-8.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
     try {
-      done(null, parseJsonBody(body as string, limits));
+      done(null, parseJsonBody(jsonBodyText(body as Buffer), limits));
     } catch (err) {
       done(err as Error, undefined);
     }
   });
+  await app.register(bodyEncodingPlugin);
 
   // TypeBox is the single source of validation; its errors become the contract's error bodies.
   app.setValidatorCompiler(typeBoxValidatorCompiler);
@@ -100,11 +124,11 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)
-      .send({ error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}.` } }),
+      .send(new ApiError('NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}.`).toBody()),
   );
 
   await app.register(openApiPlugin);
-  await app.register(operationalRoutes, { metrics: deps.metrics, ready: deps.ready ?? (() => true) });
+  await app.register(operationalRoutes, { ready: deps.ready ?? (() => true) });
   await app.register(telemetryRoutes, {
     prefix: '/api/v1',
     publisher: deps.publisher,
@@ -114,37 +138,4 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
     maxBatchBytes: limits.maxBodyBytes,
   });
   return app;
-}
-
-/** Maps framework errors to the contract's codes; anything unknown is a 500 that leaks nothing. */
-function toApiError(err: FastifyError | ApiError): ApiError {
-  if (err instanceof ApiError) return err;
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-        return new ApiError(
-          'UNSUPPORTED_MEDIA_TYPE',
-          'Send the body as JSON with Content-Type: application/json.',
-        );
-      }
-      return new ApiError('INVALID_REQUEST', 'The Content-Length header does not match the body.');
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(
-        'PAYLOAD_TOO_LARGE',
-        `The request body exceeds the limit for this endpoint (${err.message}).`,
-      );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('INVALID_REQUEST', 'The request body is empty; send a JSON object.');
-  }
-  if (err.statusCode === 400 || err.statusCode === 415) {
-    return new ApiError(
-      err.statusCode === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'INVALID_REQUEST',
-      'The request is malformed.',
-    );
-  }
-  return new ApiError(
-    'INTERNAL_ERROR',
-    'An internal error occurred; the record was not stored. Retry later.',
-  );
 }

@@ -1,4 +1,5 @@
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { noControlCharacters } from '@warden/shared/schemas/interaction';
 
 /** The error codes of the contract plus the ones DESIGN.md adds, each with its one status. */
 export const errorStatus = {
@@ -8,10 +9,14 @@ export const errorStatus = {
   INVALID_API_KEY: 401,
   INSUFFICIENT_PERMISSIONS: 403,
   AGENT_LIMIT_EXCEEDED: 403,
+  NOT_FOUND: 404,
+  REQUEST_TIMEOUT: 408,
   IDEMPOTENCY_CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMIT_EXCEEDED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;
@@ -77,6 +82,7 @@ function expectedOf(error: ValueError): string {
     minimum?: number;
     minItems?: number;
     maxItems?: number;
+    pattern?: string;
     anyOf?: Array<{ const?: unknown }>;
   };
   const literals = schema.anyOf?.map((s) => s.const).filter((c) => typeof c === 'string');
@@ -92,6 +98,10 @@ function expectedOf(error: ValueError): string {
       return `${type} of at least ${schema.minLength} character(s)`;
     case ValueErrorType.StringMaxLength:
       return `${type} of at most ${schema.maxLength} characters`;
+    case ValueErrorType.StringPattern:
+      return schema.pattern === noControlCharacters
+        ? `${type} without control characters`
+        : `${type} matching ${schema.pattern}`;
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.IntegerMinimum:
       return `${type} >= ${schema.minimum}`;
@@ -143,6 +153,13 @@ export function validationError(errors: Iterable<ValueError>, prefix = ''): ApiE
       field,
       expected,
       received: 'empty array',
+    });
+  }
+  if (error.type === ValueErrorType.StringPattern) {
+    return new ApiError('INVALID_REQUEST', `Field ${field} must be ${withArticle(expected)}.`, {
+      field,
+      expected,
+      received: 'string with characters outside it',
     });
   }
   if (typeof error.value === 'string' && expected.startsWith('one of ')) {

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import { admitRecord, checkedRecord } from './admit';
 import { ApiError, type ErrorBody } from './errors';
-import { checkJsonValue, parseJsonBody, plainlySafe } from './json-body';
+import {
+  checkJsonValue,
+  JsonLimitError,
+  plainlySafe,
+  type JsonLimits,
+} from '@warden/shared/schemas/json-limits';
+import { jsonLimitRefusal, parseJsonBody } from './json-body';
 import { recordCheck, typeBoxValidatorCompiler } from './validation';
 
 /**
@@ -70,6 +76,11 @@ const tricky = fc.constantFrom(
   '\ud83d\ude00',
   '[[[[[[',
   '{{{{',
+  '\\',
+  '"',
+  '\\"[[[{',
+  '\\\\"]]',
+  '"}]',
   'the constructor of the prototype',
   '',
 );
@@ -111,18 +122,27 @@ const plain = (s: string) => new Str(s, 'plain');
  * A tree nested `levels` deep (what the depth limit is about), or a flat record with one odd string
  * as a key or value (so that one NUL, surrogate or forbidden word is often all that is wrong).
  */
+/** Objects and arrays on the deepest path of a body as written: repeated keys count, as JSON.parse reads them. */
+function nesting(node: Node): number {
+  if (node instanceof Entries) return 1 + Math.max(0, ...node.entries.map(([, v]) => nesting(v)));
+  if (Array.isArray(node)) return 1 + Math.max(0, ...node.map(nesting));
+  return 0;
+}
+
+const written = (tree: Node, space: string) => ({ text: write(tree, space), nesting: nesting(tree) });
+
 const body = fc.oneof(
   fc
     .record({ tree: node, levels: fc.nat(9), space: fc.constantFrom('', ' ', '\n  ') })
     .map(({ tree, levels, space }) => {
       let wrapped: Node = tree;
       for (let i = 0; i < levels; i++) wrapped = i % 2 ? [wrapped] : new Entries([[plain('k'), wrapped]]);
-      return write(wrapped, space);
+      return written(wrapped, space);
     }),
   fc
     .record({ odd: oddStr, asKey: fc.boolean() })
     .map(({ odd, asKey }) =>
-      write(
+      written(
         new Entries([
           [plain('agentId'), plain('a')],
           asKey ? [odd, 1] : [plain('prompt'), odd],
@@ -133,25 +153,39 @@ const body = fc.oneof(
     ),
 );
 
-describe('the plainly-safe skip of parseJsonBody', () => {
-  it('gives the verdict of the full walk for every body', () => {
+/** The full check the fast paths stand in for: the nesting of the body as written, then the walk of its value. */
+function fullCheck({ text, nesting }: { text: string; nesting: number }, limits: JsonLimits): void {
+  const value: unknown = JSON.parse(text);
+  try {
+    if (nesting > limits.maxDepth) throw new JsonLimitError('depth', '');
+    checkJsonValue(value);
+  } catch (err) {
+    throw err instanceof JsonLimitError ? jsonLimitRefusal(err, limits) : err;
+  }
+}
+
+describe('the nesting scan and the plainly-safe skip of parseJsonBody', () => {
+  it('give the verdict of the full check of the parsed value for every body', () => {
     let skipped = 0;
     let refused = 0;
+    let tooDeep = 0;
     const runs = 1000;
     fc.assert(
-      fc.property(body, fc.integer({ min: 1, max: 8 }), (text, maxDepth) => {
+      fc.property(body, fc.integer({ min: 1, max: 8 }), (sent, maxDepth) => {
         const limits = { maxDepth };
-        const fast = verdict(() => parseJsonBody(text, limits));
-        expect(fast).toEqual(verdict(() => checkJsonValue(JSON.parse(text), limits)));
-        if (plainlySafe(text, maxDepth)) skipped++;
+        const fast = verdict(() => parseJsonBody(sent.text, limits));
+        expect(fast).toEqual(verdict(() => fullCheck(sent, limits)));
+        if (plainlySafe(sent.text)) skipped++;
         if (fast !== 'accepted') refused++;
+        if (fast !== 'accepted' && fast.details?.expected?.includes('levels of nesting')) tooDeep++;
       }),
       { numRuns: runs },
     );
-    // Both sides of the skip, and refusals, were exercised.
+    // Both sides of the skip, refusals and refusals for depth were exercised.
     expect(skipped).toBeGreaterThan(runs / 10);
     expect(skipped).toBeLessThan(runs - runs / 10);
     expect(refused).toBeGreaterThan(runs / 10);
+    expect(tooDeep).toBeGreaterThan(runs / 20);
   });
 });
 
@@ -264,61 +298,80 @@ const record = fc.record(
   { requiredKeys: ['agentId', 'prompt', 'response'] },
 );
 
-/** The envelope without what differs on every call (the generated id unless the client named one, the time). */
-const envelopeVerdict = (run: () => ReturnType<typeof admitRecord>) => {
-  let envelope: ReturnType<typeof admitRecord> | undefined;
-  const v = verdict(() => (envelope = run()));
-  if (!envelope) return v;
-  const { receivedAt: _receivedAt, interactionId, ...rest } = envelope;
-  return { ...rest, interactionId: /^[0-9a-f-]{36}$/.test(interactionId) ? '(generated)' : interactionId };
+/** The stored message as JSON, without what differs on every call (the generated id, the time). */
+const storedVerdict = (run: () => ReturnType<typeof admitRecord>) => {
+  let admitted: ReturnType<typeof admitRecord> | undefined;
+  const v = verdict(() => (admitted = run()));
+  if (!admitted) return v;
+  const { key, headers, value } = admitted.message;
+  const generated = (id: string) => (/^[0-9a-f-]{36}$/.test(id) ? '(generated)' : id);
+  const { receivedAt: _receivedAt, interactionId, ...rest } = JSON.parse(value) as Record<string, string>;
+  return {
+    key: key.replace(admitted.interactionId, generated(admitted.interactionId)),
+    headers: { ...headers, 'interaction-id': generated(interactionId!), 'received-at': '(now)' },
+    value: { ...rest, interactionId: generated(interactionId!) },
+  };
 };
 
-describe('the size skip of admitRecord', () => {
-  // The skip holds for bodies spelled as JSON.stringify spells values, in any whitespace: those are
-  // what is generated here. (A number spelled shorter than JSON.stringify writes it, such as `1e20`,
-  // serialises longer than it was sent, and the skip does not account for that.)
+describe('the record as sent and the size check of admitRecord', () => {
   const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };
   const space = fc.constantFrom(undefined, 1, '\t');
+  const unlimited = 1 << 30;
 
-  it('admits and refuses a whole-body record as the full size check does', () => {
-    let skipped = 0;
-    let tooLarge = 0;
+  it('stores a whole-body record as its text: the same message as serialising it', () => {
+    let asSent = 0;
     const runs = 300;
     fc.assert(
-      fc.property(record, space, fc.integer({ min: 40, max: 700 }), (sent, indent, maxRecordBytes) => {
+      fc.property(record, space, (sent, indent) => {
         const text = JSON.stringify(sent, null, indent);
-        const bodyBytes = Buffer.byteLength(text);
         const raw = JSON.parse(text) as InteractionRecord;
-        const fast = envelopeVerdict(() => admitRecord(raw, source, { maxRecordBytes, bodyBytes, text }));
-        expect(fast).toEqual(envelopeVerdict(() => admitRecord(raw, source, { maxRecordBytes })));
-        if (bodyBytes <= maxRecordBytes) skipped++;
-        if (typeof fast === 'object' && 'code' in fast && fast.code === 'PAYLOAD_TOO_LARGE') tooLarge++;
+        const fast = storedVerdict(() => admitRecord(raw, source, { maxRecordBytes: unlimited, text }));
+        expect(fast).toEqual(storedVerdict(() => admitRecord(raw, source, { maxRecordBytes: unlimited })));
+        if (typeof fast === 'object' && 'value' in fast && text.includes('\n')) asSent++;
       }),
       { numRuns: runs },
     );
-    expect(skipped).toBeGreaterThan(runs / 10);
-    expect(tooLarge).toBeGreaterThan(runs / 10);
+    expect(asSent).toBeGreaterThan(runs / 10);
   });
 
-  it('admits and refuses each record of a batch as the full size check does', () => {
-    fc.assert(
-      fc.property(
-        fc.array(record, { minLength: 1, maxLength: 4 }),
-        space,
-        fc.integer({ min: 40, max: 1200 }),
-        (sent, indent, maxRecordBytes) => {
-          const text = JSON.stringify({ interactions: sent }, null, indent);
-          const bodyBytes = Buffer.byteLength(text);
-          const { interactions } = JSON.parse(text) as { interactions: InteractionRecord[] };
-          interactions.forEach((raw, index) => {
-            const opts = { maxRecordBytes, fieldPrefix: `interactions[${index}]` };
-            expect(envelopeVerdict(() => admitRecord(raw, source, { ...opts, bodyBytes }))).toEqual(
-              envelopeVerdict(() => admitRecord(raw, source, opts)),
-            );
-          });
-        },
-      ),
-      { numRuns: 200 },
+  it('refuses exactly the records whose message is over the limit, with or without the text', () => {
+    let tooLarge = 0;
+    let counted = 0;
+    let uncounted = 0;
+    const runs = 400;
+    // Limits around the message's size (counted), and above three times its length (not counted).
+    const ratio = fc.oneof(
+      fc.double({ min: 0.3, max: 1.2, noNaN: true }),
+      fc.double({ min: 2.5, max: 4, noNaN: true }),
     );
+    fc.assert(
+      fc.property(record, space, fc.boolean(), ratio, (sent, indent, withText, r) => {
+        const text = JSON.stringify(sent, null, indent);
+        const raw = JSON.parse(text) as InteractionRecord;
+        const opts = { fieldPrefix: 'interactions[3]', ...(withText ? { text } : {}) };
+        let value: string;
+        try {
+          value = admitRecord(raw, source, { ...opts, maxRecordBytes: unlimited }).message.value;
+        } catch {
+          return; // a refused client id: no message to measure
+        }
+        const bytes = Buffer.byteLength(value);
+        const maxRecordBytes = Math.round(bytes * r);
+        const v = verdict(() => admitRecord(raw, source, { ...opts, maxRecordBytes }));
+        if (bytes > maxRecordBytes) {
+          tooLarge++;
+          expect(v).toMatchObject({
+            code: 'PAYLOAD_TOO_LARGE',
+            details: { field: 'interactions[3]', received: `${bytes} bytes` },
+          });
+        } else expect(v).toBe('accepted');
+        if (value.length * 3 > maxRecordBytes) counted++;
+        else uncounted++;
+      }),
+      { numRuns: runs },
+    );
+    expect(tooLarge).toBeGreaterThan(runs / 20);
+    expect(counted).toBeGreaterThan(runs / 20);
+    expect(uncounted).toBeGreaterThan(runs / 20);
   });
 });

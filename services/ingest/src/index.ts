@@ -2,4 +2,4 @@
 export { buildApp, type IngestDeps, type IngestLimits } from './app';
 export { openGuards, type Caller, type Guards } from './guards';
 export { redisGuards, type RedisGuards, type RedisGuardsOptions } from './redis-guards';
-export { kafkaPublisher, type EnvelopePublisher } from './publish';
+export { kafkaPublisher, type EncodedEnvelope, type EnvelopePublisher } from './publish';

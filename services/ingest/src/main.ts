@@ -1,6 +1,8 @@
 import cluster from 'node:cluster';
 import { loadIngestConfig } from '@warden/shared/config';
 import { createLogger } from '@warden/shared/logger';
+import { serveMetrics } from '@warden/shared/metrics-server';
+import { workersMetrics } from './cluster-metrics';
 
 /**
  * Ingest entry point. One process by default; WARDEN_INGEST_WORKERS=N runs N workers sharing the
@@ -9,7 +11,7 @@ import { createLogger } from '@warden/shared/logger';
  */
 // The whole ingest config is validated here, in the primary: a bad value stops ingest once instead
 // of failing in every worker the primary would keep forking.
-const { workers } = loadIngestConfig();
+const { workers, metricsPort, metricsHost } = loadIngestConfig();
 
 if (cluster.isPrimary && workers > 1) {
   const log = createLogger('ingest');
@@ -29,7 +31,9 @@ if (cluster.isPrimary && workers > 1) {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     });
   }
-  log.info({ workers }, 'ingest primary started its workers');
+  // A scrape of the primary's metrics port sees every worker's metrics, summed.
+  const metrics = await serveMetrics(workersMetrics(), metricsPort, undefined, metricsHost);
+  log.info({ workers, metrics: metrics.url }, 'ingest primary started its workers');
 } else {
   await import('./server');
 }

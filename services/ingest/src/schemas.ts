@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { platforms } from '@warden/shared/platforms/index';
-import { InteractionRecord } from '@warden/shared/schemas/interaction';
+import { InteractionRecord, noControlCharacters } from '@warden/shared/schemas/interaction';
 import { errorStatus } from './errors';
 
 // The request and answer schemas of ingest's routes: each one validates, types and documents.
@@ -111,7 +111,14 @@ export const BatchEnvelope = (maxItems: number) =>
 export const PlatformParams = Type.Object({ platform: Type.Union(platforms.map((p) => Type.Literal(p))) });
 
 export const DeliveryQuery = Type.Object({
-  agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  agentId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      pattern: noControlCharacters,
+      description: 'The agent for a webhook delivery without one: 1-256 characters, no control characters.',
+    }),
+  ),
 });
 
 export const PlatformBody = Type.Object(

@@ -1,10 +1,13 @@
+import cluster from 'node:cluster';
 import { loadEndpoints, loadIngestConfig } from '@warden/shared/config';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
+import { serveMetrics } from '@warden/shared/metrics-server';
 import { onShutdown } from '@warden/shared/shutdown';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
+import { reportMetricsToPrimary } from './cluster-metrics';
 import { redisGuards } from './redis-guards';
 import { kafkaPublisher } from './publish';
 
@@ -26,6 +29,9 @@ const produceBatch = new Histogram({
   buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000],
   registers: [metrics],
 });
+
+// A worker answers the primary's scrapes from the start, while it connects (see cluster-metrics.ts).
+if (cluster.isWorker) reportMetricsToPrimary(metrics);
 
 // Producing (kafkajs encoding, protocol and sockets) runs on its own thread, beside request handling.
 const writer = new KafkaWriterThread({
@@ -66,12 +72,21 @@ const app = await buildApp({
   logger: log,
   guards,
   ready: () => writer.connected,
+  timeouts: config.timeouts,
 });
 
 await app.listen({ port: config.port, host: config.host });
-log.info({ url: `http://${config.host}:${config.port}/api/v1` }, 'ingest listening');
+// Metrics are not on the public API port: a lone process serves them on a port of its own.
+const metricsServer = cluster.isWorker
+  ? undefined
+  : await serveMetrics(metrics, config.metricsPort, () => writer.connected, config.metricsHost);
+log.info(
+  { url: `http://${config.host}:${config.port}/api/v1`, metrics: metricsServer?.url },
+  'ingest listening',
+);
 
 onShutdown(log, async () => {
+  await metricsServer?.close();
   await app.close();
   await writer.close();
   await guards.stop();

@@ -1,13 +1,12 @@
 import { requestFingerprint } from '@warden/shared/idempotency/index';
 import { isWardenInteractionId } from '@warden/shared/schemas/interaction-id';
-import type { TopicEnvelope } from '@warden/shared/schemas/envelope';
 import { ApiError } from './errors';
 import type { Caller, Guards, IdempotencyClaim } from './guards';
-import type { EnvelopePublisher } from './publish';
+import type { EncodedEnvelope, EnvelopePublisher } from './publish';
 import { publishOrUnavailable } from './store';
 
 export interface Admitted {
-  envelope: TopicEnvelope;
+  envelope: EncodedEnvelope;
   /** The record as the client sent it (absent for events): its `interactionId`, if any, is the client's. */
   record?: unknown;
   /** How the client names the record's interactionId in errors, e.g. `interactions[3].interactionId`. */

@@ -1,7 +1,6 @@
 import { KafkaUnavailableError } from '@warden/shared/kafka/durable-writer';
-import type { TopicEnvelope } from '@warden/shared/schemas/envelope';
 import { ApiError } from './errors';
-import type { EnvelopePublisher } from './publish';
+import type { EncodedEnvelope, EnvelopePublisher } from './publish';
 
 /** Retry-After for a Kafka outage: long enough for a broker restart, short enough to catch up. */
 const kafkaRetryAfterSeconds = 5;
@@ -9,7 +8,7 @@ const kafkaRetryAfterSeconds = 5;
 /** Publishes and maps "Kafka did not acknowledge" to 503 with Retry-After: never a 200. */
 export async function publishOrUnavailable(
   publisher: EnvelopePublisher,
-  envelopes: TopicEnvelope[],
+  envelopes: EncodedEnvelope[],
 ): Promise<void> {
   try {
     await publisher.publish(envelopes);

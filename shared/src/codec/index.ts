@@ -9,7 +9,8 @@ export {
   envelopeHeaders,
   envelopeMessage,
   partitionKey,
-  storeRecordAsSent,
+  recordAsSentMessage,
+  type EnvelopeMessage,
 } from './interactions';
 export { analysisMessage, decodeAnalysis } from './detections';
 export {

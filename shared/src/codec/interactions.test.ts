@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEnvelope, buildEventEnvelope } from '../schemas/envelope';
 import { liftMetadataIds } from '../schemas/interaction';
-import { decodeEnvelope, envelopeMessage, storeRecordAsSent } from './interactions';
+import { decodeEnvelope, envelopeMessage, recordAsSentMessage } from './interactions';
 
 const source = { accountId: 'acct', endpoint: '/telemetry/ingest', platform: 'custom' };
 const decode = (value: string | Buffer | null) =>
@@ -37,8 +37,7 @@ describe('interaction envelopes on the wire', () => {
   it('writes a record stored as sent with its own text, and decodes to the same envelope', () => {
     const text = '{"agentId":"a1",  "prompt":"p", "response":"r", "metadata":{"n":1}}';
     const env = buildEnvelope(JSON.parse(text), source);
-    storeRecordAsSent(env, text);
-    const value = String(envelopeMessage(env).value);
+    const value = recordAsSentMessage(env, text).value;
     expect(value).toContain(`"record":${text}}`);
     expect(decode(value)).toEqual({ ok: true, value: JSON.parse(JSON.stringify(env)) });
   });

@@ -1,6 +1,5 @@
 /** `warden.interactions.v1`: interaction and event envelopes, as ingest writes and consumers read them. */
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { Message } from 'kafkajs';
 import { EventEnvelope, InteractionEnvelope, type TopicEnvelope } from '../schemas/envelope';
 import { checkValue, parseJsonObject, type Decoded } from './json-value';
 
@@ -23,28 +22,30 @@ export function envelopeHeaders(env: TopicEnvelope): Record<string, string> {
   };
 }
 
-/** Envelopes whose record is written as the JSON text the client sent (see storeRecordAsSent). */
-const recordTexts = new WeakMap<TopicEnvelope, string>();
-
-/**
- * Writes the envelope's record as `text`, the JSON it was parsed from and validated as, instead of
- * serialising the parsed object again (the costliest step of a small ingest request after parsing).
- * Only for a record that is exactly what `text` parses to.
- */
-export function storeRecordAsSent(env: InteractionEnvelope, text: string): void {
-  recordTexts.set(env, text);
-}
-
-function envelopeValue(env: TopicEnvelope): string {
-  const text = recordTexts.get(env);
-  if (text === undefined) return JSON.stringify(env);
-  const { record: _record, ...head } = env as InteractionEnvelope;
-  return `${JSON.stringify(head).slice(0, -1)},"record":${text}}`;
+/** A message of `warden.interactions.v1` as this codec writes it: the value is JSON text. */
+export interface EnvelopeMessage {
+  key: string;
+  value: string;
+  headers: Record<string, string>;
 }
 
 /** The envelope as a message of `warden.interactions.v1`: key, headers, JSON value. */
-export function envelopeMessage(env: TopicEnvelope): Message {
-  return { key: partitionKey(env), value: envelopeValue(env), headers: envelopeHeaders(env) };
+export function envelopeMessage(env: TopicEnvelope): EnvelopeMessage {
+  return { key: partitionKey(env), value: JSON.stringify(env), headers: envelopeHeaders(env) };
+}
+
+/**
+ * The envelope as a message whose record is written as `recordText`, the JSON it was parsed from and
+ * validated as, instead of serialising the parsed object again (the costliest step of a small ingest
+ * request after parsing). Only for a record that is exactly what `recordText` parses to.
+ */
+export function recordAsSentMessage(env: InteractionEnvelope, recordText: string): EnvelopeMessage {
+  const { record: _record, ...head } = env;
+  return {
+    key: partitionKey(env),
+    value: `${JSON.stringify(head).slice(0, -1)},"record":${recordText}}`,
+    headers: envelopeHeaders(env),
+  };
 }
 
 const interactionCheck = TypeCompiler.Compile(InteractionEnvelope);

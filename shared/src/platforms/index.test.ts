@@ -131,7 +131,7 @@ describe('normalizePlatformPayload', () => {
     ]);
   });
 
-  it('drops prototype keys from the body, nested values and parsed JSON', () => {
+  it('drops prototype keys from the body and nested values, and keeps embedded JSON with one as its string', () => {
     const body = JSON.parse(
       '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "agentId": "a",' +
         ' "prompt": "p", "response": "r", "metadata": {"__proto__": {"polluted": true}, "ok": 1},' +
@@ -141,9 +141,69 @@ describe('normalizePlatformPayload', () => {
     expect(Object.keys(record).sort()).toEqual(['agentId', 'metadata', 'prompt', 'response', 'toolCalls']);
     expect(Object.keys(record.metadata as object)).toEqual(['ok']);
     const [call] = record.toolCalls as Record<string, unknown>[];
-    expect(Object.keys(call?.input as object)).toEqual(['q']);
+    // Embedded JSON is read with the limits of a body (see parseLimitedJson): refused, it stays text.
+    expect(call?.input).toBe('{"__proto__": {"polluted": true}, "q": 1}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+
+  const hostileJson = [
+    ['5,000 levels of arrays', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    ['a NUL', '{"q":"a\\u0000b"}'],
+    ['a lone surrogate', '["\\ud800"]'],
+    ['a __proto__ key', '{"a":{"__proto__":{"polluted":true}}}'],
+    ['a constructor key', '[{"constructor":1}]'],
+  ];
+
+  it.each(hostileJson)('keeps embedded JSON with %s as the string sent, on every platform', (_name, text) => {
+    const calls = (out: Normalized) =>
+      (out.kind === 'interaction' ? out.record.toolCalls : out.event.data.toolCalls) as Array<
+        Record<string, unknown>
+      >;
+    const flowise = normalizePlatformPayload(
+      'flowise',
+      { question: 'q', text: 'r', usedTools: [{ tool: 't', toolInput: text, toolOutput: text }] },
+      { agentId: 'a' },
+    );
+    expect(calls(flowise)[0]).toMatchObject({ name: 't', input: text, output: text });
+    const n8n = normalizePlatformPayload(
+      'n8n',
+      {
+        chatInput: 'q',
+        output: 'r',
+        intermediateSteps: [{ action: { tool: 't', toolInput: text }, observation: text }],
+      },
+      { agentId: 'a' },
+    );
+    expect(calls(n8n)[0]).toMatchObject({ name: 't', input: text, output: text });
+    const functionCall = normalizePlatformPayload(
+      'custom',
+      { agentId: 'a', prompt: 'p', response: 'r', toolCalls: [{ function: { name: 't', arguments: text } }] },
+      {},
+    );
+    expect(calls(functionCall)[0]).toMatchObject({ name: 't', input: text });
+    const dify = normalizePlatformPayload(
+      'dify',
+      { event: 'agent_thought', tool: 't', tool_input: text, observation: text },
+      { agentId: 'a' },
+    );
+    expect(calls(dify)[0]).toEqual({ name: 't', input: text, output: text });
+    const followUps = normalizePlatformPayload(
+      'flowise',
+      { question: 'q', text: 'r', followUpPrompts: text },
+      { agentId: 'a' },
+    );
+    expect(recordOf(followUps).followUpPrompts).toBe(text);
+  });
+
+  it('parses embedded JSON up to the nesting a body may have', () => {
+    const text = `{"q":${'['.repeat(31)}1${']'.repeat(31)}}`;
+    const out = normalizePlatformPayload(
+      'flowise',
+      { question: 'q', text: 'r', usedTools: [{ tool: 't', toolInput: text }] },
+      { agentId: 'a' },
+    );
+    expect((recordOf(out).toolCalls as Array<{ input: unknown }>)[0]!.input).toEqual(JSON.parse(text));
   });
 
   it('never mutates the body and shares no objects with it', () => {

@@ -1,3 +1,5 @@
+import { defaultJsonLimits, parseLimitedJson } from '../schemas/json-limits';
+
 /** A JSON object as a platform sent it: nothing about its fields is trusted yet. */
 export type JsonObject = Record<string, unknown>;
 
@@ -30,15 +32,16 @@ export function copyPayloadValue(value: unknown, depth = 0): unknown {
 
 /**
  * Platforms stringify structured values (tool inputs, observations, follow-up prompts). Only object and
- * array JSON is parsed: a tool answering "42" or "true" answered text, and malformed JSON stays as sent.
+ * array JSON is parsed, within the limits a request body has (nesting, prototype keys, NUL, lone
+ * surrogates: see parseLimitedJson): a tool answering "42" or "true" answered text, and malformed or
+ * hostile JSON stays the string as sent, which is always storable.
  */
 export function parseEmbeddedJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
   if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return value;
   try {
-    const parsed: unknown = JSON.parse(trimmed);
-    return typeof parsed === 'object' && parsed !== null ? copyPayloadValue(parsed) : value;
+    return parseLimitedJson(trimmed, defaultJsonLimits);
   } catch {
     return value;
   }

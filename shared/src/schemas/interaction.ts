@@ -42,6 +42,12 @@ export const Metadata = Type.Object(
 );
 export type Metadata = Static<typeof Metadata>;
 
+/**
+ * A string pattern refusing control characters (C0, DEL, C1): for text that names something and
+ * travels in URLs, headers and logs, where NUL, CR or LF would cut or forge a line.
+ */
+export const noControlCharacters = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
 /** Bounds of an id field (agent, user, session, conversation, platform ids). */
 const idLength = { minLength: 1, maxLength: 256 };
 

@@ -67,7 +67,7 @@ export async function runStart(): Promise<void> {
   Object.assign(process.env, env);
   await runMigrate();
   await runTopics();
-  const { port } = loadIngestConfig();
+  const { port, metricsPort, metricsHost } = loadIngestConfig();
   const children = services.map((name) => ({ name, child: spawnService(name, env) }));
   let stopping = false;
   const stopAll = (signal: NodeJS.Signals) => {
@@ -106,6 +106,7 @@ export async function runStart(): Promise<void> {
       '',
       `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
       `  API         ${base}   (docs: http://127.0.0.1:${port}/docs)`,
+      `  Metrics     http://${metricsHost}:${metricsPort}/metrics (ingest; not on the API port)`,
       `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
       `  ClickHouse  ${redactUrl(status.clickhouse.endpoint)} (database warden)`,
       `  Kafka       ${status.kafka.endpoint}`,

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { normalizePlatformPayload } from '@warden/shared/platforms/index';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
-import type { TopicEnvelope } from '@warden/shared/schemas/envelope';
 import { admitEvent, admitRecord, checkedRecord, type Source } from '../admit';
 import { ApiError } from '../errors';
 import type { Caller, Guards, StoredAnswer } from '../guards';
@@ -10,7 +9,7 @@ import { bodyText } from '../json-body';
 import { authPlugin } from '../plugins/auth';
 import { idempotencyPlugin } from '../plugins/idempotency';
 import { rateLimitPlugin } from '../plugins/rate-limit';
-import type { EnvelopePublisher } from '../publish';
+import type { EncodedEnvelope, EnvelopePublisher } from '../publish';
 import {
   BatchBody,
   BatchEnvelope,
@@ -35,12 +34,6 @@ export interface TelemetryOptions {
   maxBatchBytes: number;
 }
 
-/** Content-Length, when the client sent one: lets small bodies skip a per-record size check. */
-const bodyBytes = (req: FastifyRequest) => {
-  const n = Number(req.headers['content-length']);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-};
-
 const source = (req: FastifyRequest, endpoint: string, platform: string): Source => ({
   accountId: req.caller.accountId,
   endpoint,
@@ -61,11 +54,11 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
   /** `record`: the record as sent, for its client-supplied interactionId (see storeOnce). */
   async function acceptOne(
     caller: Caller,
-    envelope: TopicEnvelope,
+    envelope: EncodedEnvelope,
     kind: 'interaction' | 'event',
     record?: unknown,
   ): Promise<StoredAnswer> {
-    const agentId = 'record' in envelope ? envelope.record.agentId : envelope.event.agentId;
+    const { agentId } = envelope;
     await guards.admitAgent(caller, agentId);
     const [outcome] = await storeOnce(guards, publisher, caller, [{ envelope, record }]);
     if (outcome instanceof ApiError) throw outcome;
@@ -100,7 +93,6 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
           req.caller,
           admitRecord(req.body, source(req, '/telemetry/ingest', 'custom'), {
             maxRecordBytes: opts.maxRecordBytes,
-            bodyBytes: bodyBytes(req),
             text: bodyText(req.body),
           }),
           'interaction',
@@ -143,9 +135,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
             const envelope = admitRecord(checkedRecord(interactions[index], fieldPrefix), src, {
               maxRecordBytes: opts.maxRecordBytes,
               fieldPrefix,
-              bodyBytes: bodyBytes(req),
             });
-            await guards.admitAgent(caller, envelope.record.agentId);
+            await guards.admitAgent(caller, envelope.agentId);
             admitted.push({
               envelope,
               record: interactions[index],
@@ -156,7 +147,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
               index,
               status: 'accepted',
               interactionId: envelope.interactionId,
-              agentId: envelope.record.agentId,
+              agentId: envelope.agentId,
             });
           } catch (err) {
             if (!(err instanceof ApiError) || err.statusCode >= 500) throw err;
@@ -214,13 +205,14 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
         const normalized = normalizePlatformPayload(platform, req.body, req.query);
         const src = source(req, `/integrations/${platform}/telemetry`, platform);
         if (normalized.kind === 'event')
-          return acceptOne(req.caller, admitEvent(normalized.event, src), 'event');
+          return acceptOne(
+            req.caller,
+            admitEvent(normalized.event, src, { maxRecordBytes: opts.maxRecordBytes }),
+            'event',
+          );
         return acceptOne(
           req.caller,
-          admitRecord(checkedRecord(normalized.record), src, {
-            maxRecordBytes: opts.maxRecordBytes,
-            bodyBytes: bodyBytes(req),
-          }),
+          admitRecord(checkedRecord(normalized.record), src, { maxRecordBytes: opts.maxRecordBytes }),
           'interaction',
           normalized.record,
         );
