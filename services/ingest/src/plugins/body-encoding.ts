@@ -87,6 +87,9 @@ function decodedBody(payload: Readable, header: string, limit: number): Readable
       ),
     ),
   );
+  // Fastify listens for the body's error while it reads; one raised after it stopped reading (the
+  // request already answered) must not reach the process as an unhandled 'error' event.
+  body.on('error', () => undefined);
   payload.pipe(decoder).pipe(body);
   return body;
 }
