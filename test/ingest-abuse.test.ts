@@ -6,7 +6,13 @@ import { generateApiKey, KeyStore } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { redisGuards, type EnvelopePublisher, type Guards, type RedisGuards } from '@warden/ingest';
-import { ensureTestTopics, startIngest, uniqueName, type RunningIngest } from './support/pipeline';
+import {
+  ensureTestTopics,
+  startIngest,
+  uniqueName,
+  type RunningIngest,
+  postJson as post,
+} from './support/pipeline';
 import { connect, deletePrefix, testPrefix } from './support/redis-namespace';
 
 const quiet = createLogger('test');
@@ -94,18 +100,6 @@ describe('ingest under abuse (Redis guards)', () => {
     redis?.disconnect();
   });
 
-  const post = (
-    app: RunningIngest,
-    body: object,
-    headers: Record<string, string>,
-    path = '/telemetry/ingest',
-  ) =>
-    app.app.inject({
-      method: 'POST',
-      url: `/api/v1${path}`,
-      headers: { 'content-type': 'application/json', ...headers },
-      payload: body,
-    });
   const record = (agentId = 'agent-1') => ({ agentId, prompt: 'p', response: 'r' });
   const batchOf = (n: number, make: (i: number) => object = () => record()) => ({
     interactions: Array.from({ length: n }, (_, i) => make(i)),

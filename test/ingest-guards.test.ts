@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
 import { redisGuards, type EnvelopePublisher, type RedisGuards } from '@warden/ingest';
-import { endpoints, ensureTestTopics, startIngest, uniqueName, type RunningIngest } from './support/pipeline';
+import {
+  endpoints,
+  ensureTestTopics,
+  startIngest,
+  uniqueName,
+  type RunningIngest,
+  postJson as post,
+} from './support/pipeline';
 
 const quiet = createLogger('test');
 quiet.level = 'silent';
@@ -56,18 +63,6 @@ describe('ingest guards (Redis) on two ingest processes', () => {
     redis.disconnect();
   });
 
-  const post = (
-    app: RunningIngest,
-    body: object,
-    headers: Record<string, string>,
-    path = '/telemetry/ingest',
-  ) =>
-    app.app.inject({
-      method: 'POST',
-      url: `/api/v1${path}`,
-      headers: { 'content-type': 'application/json', ...headers },
-      payload: body,
-    });
   const record = (agentId = 'agent-1') => ({ agentId, prompt: 'p', response: 'r' });
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 

@@ -63,6 +63,20 @@ export interface RunningIngest {
   close(): Promise<void>;
 }
 
+/** POSTs a JSON body to one of the app's `/api/v1` routes (in process, through `inject`). */
+export const postJson = (
+  app: RunningIngest,
+  body: object,
+  headers: Record<string, string>,
+  path = '/telemetry/ingest',
+) =>
+  app.app.inject({
+    method: 'POST',
+    url: `/api/v1${path}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: body,
+  });
+
 /** The real ingest app on a free port, writing to the real Kafka. */
 export async function startIngest(
   extra: Partial<IngestDeps> & { wrapPublisher?: (p: EnvelopePublisher) => EnvelopePublisher } = {},
