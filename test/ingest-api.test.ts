@@ -246,10 +246,13 @@ describe('ingest API contract', () => {
     expect(named.json().agentId).toBe('agent é 7');
   });
 
-  it('unknown platforms are refused with the list of known ones', async () => {
-    const res = await post('/integrations/zapier/telemetry', valid);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error.details.expected).toBe('one of flowise, n8n, dify, custom');
+  it('an unknown platform is a path that does not exist: 404 in the contract body', async () => {
+    for (const path of ['/integrations/zapier/telemetry', '/integrations/n8nx/telemetry']) {
+      const res = await post(path, valid);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().error.code).toBe('NOT_FOUND');
+    }
+    expect((await post('/integrations/n8n/telemetry', valid)).statusCode).toBe(200);
   });
 
   it('publishes an OpenAPI 3.1 document listing every status code of each route', async () => {

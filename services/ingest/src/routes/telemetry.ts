@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { normalizePlatformPayload } from '@warden/shared/platforms/index';
+import { normalizePlatformPayload, platforms } from '@warden/shared/platforms/index';
 import { InteractionRecord } from '@warden/shared/schemas/interaction';
 import { admitEvent, admitRecord, checkedRecord, type Source } from '../admit';
 import { ApiError } from '../errors';
@@ -181,8 +181,10 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<TelemetryOptions> = asyn
       }),
   );
 
+  // Only the known platforms are routes: any other segment is a path that does not exist (404, like
+  // every unknown path), not a bad parameter of this one.
   app.post(
-    '/integrations/:platform/telemetry',
+    `/integrations/:platform(^(?:${platforms.join('|')})$)/telemetry`,
     {
       bodyLimit: opts.maxRecordBytes + 64 * 1024,
       schema: {
