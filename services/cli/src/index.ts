@@ -8,7 +8,7 @@ export { startClickhouse, waitForClickhouse } from './stack/clickhouse';
 export { startKafka, waitForKafka } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
 export { stopProcess, waitUntil } from './stack/process';
-export { nodeFlags, serviceArgs, type ServiceName } from './commands/start';
+export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';
 export { replayRange } from './replay/replay';
 export { formatTable } from './table';

@@ -8,6 +8,7 @@ import { waitUntil } from '../stack/process';
 import { demoKey } from './demo';
 import { printProgress } from './stack';
 import { runMigrate, runTopics } from './schema';
+import { supervise } from './supervise';
 
 /** The deployable processes, in start order. */
 export const services = ['ingest', 'detector', 'sink'] as const;
@@ -68,31 +69,19 @@ export async function runStart(): Promise<void> {
   await runMigrate();
   await runTopics();
   const { port, metricsPort, metricsHost } = loadIngestConfig();
-  const children = services.map((name) => ({ name, child: spawnService(name, env) }));
-  let stopping = false;
-  const stopAll = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`\nstopping services (${signal})…\n`);
-    for (const { child } of children) child.kill('SIGTERM');
-  };
-  process.on('SIGINT', () => stopAll('SIGINT'));
-  process.on('SIGTERM', () => stopAll('SIGTERM'));
-  const exited = Promise.all(
-    children.map(
-      ({ name, child }) =>
-        new Promise<void>((done) =>
-          child.on('exit', (code, signal) => {
-            if (!stopping) {
-              process.stderr.write(`${name} exited (${signal ?? code}); stopping the others\n`);
-              stopAll('SIGTERM');
-              process.exitCode = 1;
-            }
-            done();
-          }),
-        ),
-    ),
-  );
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const supervised = services.map((name) => supervise(name, () => spawnService(name, env), say));
+  const stopped = new Promise<void>((done) => {
+    let stopping = false;
+    const stopAll = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      say(`\nstopping services (${signal})…`);
+      void Promise.all(supervised.map((s) => s.stop('SIGTERM'))).then(() => done());
+    };
+    process.on('SIGINT', () => stopAll('SIGINT'));
+    process.on('SIGTERM', () => stopAll('SIGTERM'));
+  });
   const base = `http://127.0.0.1:${port}/api/v1`;
   const key = await demoKey();
   const healthz = `http://127.0.0.1:${port}/healthz`;
@@ -116,7 +105,7 @@ export async function runStart(): Promise<void> {
       '',
     ].join('\n'),
   );
-  await exited;
+  await stopped;
 }
 
 export function registerStartCommand(program: Command): void {
