@@ -1,8 +1,12 @@
-import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
-import { RateLimiter, gcraAllow, rateLimitHeaders } from '@warden/shared/ratelimit/index';
+import {
+  RateLimiter,
+  RateLimitUnavailableError,
+  gcraAllow,
+  rateLimitHeaders,
+} from '@warden/shared/ratelimit/index';
 import { connect, deletePrefix, testPrefix, unreachableRedis } from './support/redis-namespace';
 
 describe('rate limiting: GCRA in Redis, local fallback', () => {
@@ -121,32 +125,48 @@ describe('rate limiting: GCRA in Redis, local fallback', () => {
     }
   });
 
-  it('falls back within the timeout when Redis accepts the connection but does not answer', async () => {
-    // A server that never replies stands in for a stalled Redis.
-    const silent: Server = createServer((socket) => socket.on('data', () => undefined));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const port = (silent.address() as { port: number }).port;
-    const stalled = new Redis({ host: '127.0.0.1', port, enableReadyCheck: false, maxRetriesPerRequest: 0 });
-    stalled.on('error', () => undefined);
+  it('refuses (503), never decides locally, when Redis is connected but does not answer in time', async () => {
+    // A connection busy with a blocking command stands in for a stalled Redis: connected and ready,
+    // so not an outage. A local decision would admit a fresh burst on top of what Redis admitted.
+    const busy = connect();
+    const registry = new Registry();
     try {
-      const limiter = new RateLimiter({
-        redis: stalled,
-        prefix,
-        scale: 1,
-        timeoutMs: 50,
-        retryRedisAfterMs: 60_000,
-      });
+      await busy.ping();
+      const blocked = busy.blpop(`${prefix}never-pushed`, 1).catch(() => null);
+      const limiter = new RateLimiter({ redis: busy, prefix, scale: 1, timeoutMs: 100, registry });
       const started = Date.now();
-      const first = await limiter.check('stalled', { ratePerMinute: 60, burst: 2 });
-      expect(Date.now() - started).toBeLessThan(300);
-      expect(first).toMatchObject({ allowed: true, degraded: true });
-      // Within retryRedisAfterMs Redis is not asked again: no further 50 ms waits.
-      const again = Date.now();
-      await limiter.check('stalled', { ratePerMinute: 60, burst: 2 });
-      expect(Date.now() - again).toBeLessThan(20);
+      await expect(limiter.check('stalled', { ratePerMinute: 60, burst: 2 })).rejects.toBeInstanceOf(
+        RateLimitUnavailableError,
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(limiter.degraded).toBe(false);
+      const metrics = await registry.metrics();
+      expect(metrics).toMatch(/warden_ratelimit_decisions_total\{result="unavailable",mode="redis"\} 1/);
+      expect(metrics).not.toMatch(/mode="local"/);
+      // Once Redis answers again the next check is decided by Redis, with no grace period to wait out.
+      await blocked;
+      expect(await limiter.check('stalled', { ratePerMinute: 60, burst: 2 })).toMatchObject({
+        allowed: true,
+        degraded: false,
+      });
     } finally {
-      stalled.disconnect();
-      await new Promise((resolve) => silent.close(resolve));
+      busy.disconnect();
+    }
+  });
+
+  it('decides locally at once when Redis is not connected, without waiting for the timeout', async () => {
+    const down = unreachableRedis();
+    try {
+      const limiter = new RateLimiter({ redis: down, prefix, scale: 1, timeoutMs: 5_000 });
+      const started = Date.now();
+      expect(await limiter.check('not-connected', { ratePerMinute: 60, burst: 2 })).toMatchObject({
+        allowed: true,
+        degraded: true,
+      });
+      expect(Date.now() - started).toBeLessThan(100);
+    } finally {
+      down.disconnect();
     }
   });
 });

@@ -8,6 +8,7 @@ import {
   AddressLimiter,
   rateLimitHeaders,
   RateLimiter,
+  RateLimitUnavailableError,
   rateScaleFromEnv,
   scaleLimits,
   type GcraLimits,
@@ -155,7 +156,15 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
           },
         );
       }
-      const decision = await limiter.check(caller.accountId, limits, cost, prepaid);
+      let decision;
+      try {
+        decision = await limiter.check(caller.accountId, limits, cost, prepaid);
+      } catch (err) {
+        if (!(err instanceof RateLimitUnavailableError)) throw err;
+        throw new ApiError('SERVICE_UNAVAILABLE', err.message, undefined, {
+          'retry-after': String(err.retryAfterSeconds),
+        });
+      }
       const headers = rateLimitHeaders(decision, decision.limits);
       reply.headers(headers);
       if (decision.allowed) return;

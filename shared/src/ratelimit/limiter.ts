@@ -6,7 +6,7 @@ import { LocalGcra, type GcraDecision, type GcraLimits } from './gcra';
 import { gcraAllow } from './redis-gcra';
 
 export interface RateLimitDecision extends GcraDecision {
-  /** True when Redis was not used (down, slow or recently failed): the local per-process limit decided. */
+  /** True when Redis was not used (unreachable, or failed recently): the local per-process limit decided. */
   degraded: boolean;
   /** The limits actually applied (after scaling), for the headers. */
   limits: GcraLimits;
@@ -15,7 +15,7 @@ export interface RateLimitDecision extends GcraDecision {
 export interface RateLimiterOptions {
   redis: Redis;
   prefix?: string;
-  /** Longest wait for Redis before deciding locally. Default 50 ms. */
+  /** Longest wait for a connected Redis's answer before the request is refused (503). Default 1 s. */
   timeoutMs?: number;
   /** After a Redis failure, decide locally for this long before trying Redis again. Default 1 s. */
   retryRedisAfterMs?: number;
@@ -55,15 +55,33 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
+ * Redis is connected but has not answered the rate-limit check in time (overloaded, blocked by a
+ * slow command, or part of a partial outage). The request is not admitted: a local decision would
+ * know nothing of what Redis has already admitted for the account. Ingest answers 503 with
+ * Retry-After.
+ */
+export class RateLimitUnavailableError extends Error {
+  readonly retryAfterSeconds = 1;
+  constructor(ms: number) {
+    super(`The rate limiter (Redis) did not answer within ${ms} ms; retry in a second.`);
+    this.name = 'RateLimitUnavailableError';
+  }
+}
+
+/**
  * Per-account rate limiting: GCRA in Redis, one round trip, shared by every ingest process.
  *
- * When Redis fails or is slower than `timeoutMs`, the decision is made locally with the same GCRA
- * arithmetic in this process (`degraded: true`, counted in metrics), and Redis is left alone for
- * `retryRedisAfterMs` so an outage costs at most one timeout per interval, not one per request (and
- * a client with an offline queue accumulates at most one queued check per interval). Trade-off,
- * chosen on purpose: during an outage each process enforces the limit on its own, so an account can
- * get up to N × its limit across N processes (or set `localShare`) — better than rejecting all
- * traffic or hanging, and it never lets a single process be flooded.
+ * Two kinds of Redis trouble are told apart, because only one of them may be decided locally:
+ * - **Unreachable** (not connected, or the command failed): the decision is made in this process with
+ *   the same GCRA arithmetic (`degraded: true`, counted in metrics), and Redis is left alone for
+ *   `retryRedisAfterMs` so an outage costs at most one failed call per interval. Trade-off, chosen on
+ *   purpose: during an outage each process enforces the limit on its own, so an account can get up
+ *   to N × its limit across N processes (or set `localShare`), rather than all traffic rejected.
+ * - **Slow** (connected, no answer yet): the check waits for Redis up to `timeoutMs`; if Redis still
+ *   has not answered, `RateLimitUnavailableError` (503, Retry-After) — never a local decision, which
+ *   under a flood would admit a fresh burst per process on top of what Redis already admitted. A
+ *   partial outage where some commands time out therefore answers those requests 503 and the others
+ *   from Redis; no request is admitted without a decision that counts every process's admissions.
  */
 export class RateLimiter {
   private readonly redis: Redis;
@@ -81,7 +99,7 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions) {
     this.redis = options.redis;
     this.prefix = options.prefix ?? 'warden:';
-    this.timeoutMs = options.timeoutMs ?? 50;
+    this.timeoutMs = options.timeoutMs ?? 1_000;
     this.retryRedisAfterMs = options.retryRedisAfterMs ?? 1_000;
     this.scale = options.scale ?? rateScaleFromEnv();
     this.localShare = Math.max(1, options.localShare ?? 1);
@@ -92,13 +110,13 @@ export class RateLimiter {
       this.metrics = {
         decisions: new Counter({
           name: 'warden_ratelimit_decisions_total',
-          help: 'Rate-limit decisions by result (allowed|limited) and mode (redis|local fallback)',
+          help: 'Rate-limit decisions by result (allowed|limited|unavailable) and mode (redis|local fallback)',
           labelNames: ['result', 'mode'],
           registers,
         }),
         failures: new Counter({
           name: 'warden_ratelimit_redis_failures_total',
-          help: 'Rate-limit checks that fell back to the local limiter, by reason (timeout|error)',
+          help: 'Rate-limit checks Redis did not answer, by reason: timeout (connected, too slow: 503), unreachable or error (decided locally)',
           labelNames: ['reason'],
           registers,
         }),
@@ -145,16 +163,25 @@ export class RateLimiter {
   ): Promise<RateLimitDecision> {
     const key = `${this.prefix}ratelimit:${accountId}`;
     if (Date.now() >= this.redisRetryAt) {
-      try {
-        const decision = await withDeadline(
-          gcraAllow(this.redis, key, limits, cost, prepaid),
-          this.timeoutMs,
-        );
-        this.recovered();
-        return this.count({ ...decision, degraded: false, limits }, 'redis');
-      } catch (error) {
-        if (error instanceof RangeError) throw error;
-        this.failed(error instanceof RedisTimeoutError ? 'timeout' : 'error', error);
+      if (this.redis.status !== 'ready') {
+        this.failed('unreachable', new Error(`Redis is ${this.redis.status}, not ready`));
+      } else {
+        try {
+          const decision = await withDeadline(
+            gcraAllow(this.redis, key, limits, cost, prepaid),
+            this.timeoutMs,
+          );
+          this.recovered();
+          return this.count({ ...decision, degraded: false, limits }, 'redis');
+        } catch (error) {
+          if (error instanceof RangeError) throw error;
+          if (error instanceof RedisTimeoutError && this.redis.status === 'ready') {
+            this.metrics?.failures.inc({ reason: 'timeout' });
+            this.metrics?.decisions.inc({ result: 'unavailable', mode: 'redis' });
+            throw new RateLimitUnavailableError(this.timeoutMs);
+          }
+          this.failed(error instanceof RedisTimeoutError ? 'unreachable' : 'error', error);
+        }
       }
     }
     const localLimits = this.localShare === 1 ? limits : scaleLimits(limits, 1 / this.localShare);
@@ -171,7 +198,7 @@ export class RateLimiter {
     return this.count({ ...decision, degraded: true, limits: localLimits }, 'local');
   }
 
-  private failed(reason: 'timeout' | 'error', error: unknown): void {
+  private failed(reason: 'unreachable' | 'error', error: unknown): void {
     this.redisRetryAt = Date.now() + this.retryRedisAfterMs;
     this.metrics?.failures.inc({ reason });
     this.metrics?.degraded.set(1);
