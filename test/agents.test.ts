@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { AgentRegistry, AgentRegistryUnavailableError } from '@warden/shared/agents/index';
-import { connect, deletePrefix, testPrefix, unreachableRedis } from './support/redis-namespace';
+import { connect, redisNamespace, unreachableRedis } from './support/redis-namespace';
 
 describe('agent registry: per-account agent limit', () => {
-  const prefix = testPrefix('agents');
-  let redis: Redis;
-
-  beforeAll(() => {
-    redis = connect();
-  });
-
-  afterAll(async () => {
-    await deletePrefix(redis, prefix);
-    redis?.disconnect();
-  });
+  const { prefix, redis } = redisNamespace('agents');
 
   it('admits new agents up to the limit, always admits known ones, refuses the next new one', async () => {
     const registry = new AgentRegistry({ redis, prefix });

@@ -65,6 +65,12 @@ const quantileExact = (values: number[], level: number) => {
   return sorted[Math.min(Math.floor(level * sorted.length), sorted.length - 1)] ?? 0;
 };
 
+/** The API's names for a query's columns: `failure_rate` → `failureRate`. */
+const camelKeys = (row: object) =>
+  Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
+  );
+
 const truth = {
   interactions: inRange.length,
   tokens: sum(inRange.map((s) => s.tokens)),
@@ -100,20 +106,31 @@ const topAgents = () =>
     }))
     .sort((a, b) => b.findings - a.findings || a.agent_id.localeCompare(b.agent_id));
 
+type CountedFinding = (typeof currentFindings)[number];
+/** Findings and flagged interactions per pair of columns, ordered by the pair, as the queries group them. */
+const findingsByPair = <A extends string, B extends string>(
+  findings: CountedFinding[],
+  [a, keyA]: [A, (c: CountedFinding) => string],
+  [b, keyB]: [B, (c: CountedFinding) => string],
+) =>
+  [...groupBy(findings, (c) => `${keyA(c)}|${keyB(c)}`)]
+    .map(([key, xs]) => {
+      const [valueA, valueB] = key.split('|');
+      return {
+        [a]: valueA,
+        [b]: valueB,
+        findings: xs.length,
+        interactions: uniq(xs.map((c) => c.s.id)),
+      } as Record<A | B, string> & { findings: number; interactions: number };
+    })
+    .sort((x, y) => `${x[a]}|${x[b]}`.localeCompare(`${y[a]}|${y[b]}`));
+
 const piiLeaks = () =>
-  [
-    ...groupBy(
-      currentFindings.filter((c) => c.f.threatType === 'pii_leak'),
-      (c) => `${hourOf(c.s.receivedMs)}|${c.f.entityType ?? ''}`,
-    ),
-  ]
-    .map(([key, xs]) => ({
-      bucket: key.split('|')[0],
-      entity_type: key.split('|')[1],
-      findings: xs.length,
-      interactions: uniq(xs.map((c) => c.s.id)),
-    }))
-    .sort((a, b) => `${a.bucket}|${a.entity_type}`.localeCompare(`${b.bucket}|${b.entity_type}`));
+  findingsByPair(
+    currentFindings.filter((c) => c.f.threatType === 'pii_leak'),
+    ['bucket', (c) => hourOf(c.s.receivedMs)],
+    ['entity_type', (c) => c.f.entityType ?? ''],
+  );
 
 const injectionBy = (key: 'userId' | 'sessionId') =>
   [
@@ -173,14 +190,11 @@ const tokensByModel = () =>
     .sort((a, b) => b.tokens - a.tokens || a.model.localeCompare(b.model));
 
 const byPlatform = () =>
-  [...groupBy(currentFindings, (c) => `${c.s.agent.platform}|${c.f.threatType}`)]
-    .map(([key, xs]) => ({
-      platform: key.split('|')[0],
-      threat_type: key.split('|')[1],
-      findings: xs.length,
-      interactions: uniq(xs.map((c) => c.s.id)),
-    }))
-    .sort((a, b) => `${a.platform}|${a.threat_type}`.localeCompare(`${b.platform}|${b.threat_type}`));
+  findingsByPair(
+    currentFindings,
+    ['platform', (c) => c.s.agent.platform],
+    ['threat_type', (c) => c.f.threatType],
+  );
 
 const agentSeen = () => {
   const sightings = [
@@ -462,56 +476,24 @@ describe('ClickHouse analytics on 18.16-compatible schema', () => {
     expect(await analytics.topAgentsByDetections(client, db, { ...range, limit: 2 })).toEqual(
       topAgents()
         .slice(0, 2)
-        .map((a) => ({
-          agentId: a.agent_id,
-          findings: a.findings,
-          flaggedInteractions: a.interactions,
-          critical: a.critical,
-        })),
+        .map(({ interactions, ...r }) => ({ ...camelKeys(r), flaggedInteractions: interactions })),
     );
     expect(await analytics.piiLeaksByType(client, db, { ...range, bucket: 'hour' })).toEqual(
-      piiLeaks().map((r) => ({
-        bucket: r.bucket,
-        entityType: r.entity_type,
-        findings: r.findings,
-        interactions: r.interactions,
-      })),
+      piiLeaks().map(camelKeys),
     );
     const daily = await analytics.piiLeaksByType(client, db, range);
     expect(daily.map((r) => r.bucket)).toEqual(daily.map(() => '2025-03-01 00:00:00'));
-    const mapInjection = (r: ReturnType<typeof injectionBy>[number]) => ({
-      key: r.key,
-      attempts: r.attempts,
-      findings: r.findings,
-      maxSeverity: r.max_severity,
-      firstSeen: r.first_seen,
-      lastSeen: r.last_seen,
-    });
     expect(await analytics.injectionAttemptsByUser(client, db, range)).toEqual(
-      injectionBy('userId').map(mapInjection),
+      injectionBy('userId').map(camelKeys),
     );
     expect(await analytics.injectionAttemptsBySession(client, db, range)).toEqual(
-      injectionBy('sessionId').map(mapInjection),
+      injectionBy('sessionId').map(camelKeys),
     );
-    expect(await analytics.toolCallFailures(client, db, range)).toEqual(
-      toolFailures().map((r) => ({
-        tool: r.tool,
-        calls: r.calls,
-        failures: r.failures,
-        failureRate: r.failure_rate,
-      })),
-    );
-    expect(await analytics.latencyPercentiles(client, db, range)).toEqual(
-      latency().map(({ agent_id, ...r }) => ({ agentId: agent_id, ...r })),
-    );
+    expect(await analytics.toolCallFailures(client, db, range)).toEqual(toolFailures().map(camelKeys));
+    expect(await analytics.latencyPercentiles(client, db, range)).toEqual(latency().map(camelKeys));
     expect(await analytics.tokensByModel(client, db, range)).toEqual(tokensByModel());
     expect(await analytics.detectionsByPlatform(client, db, range)).toEqual(
-      byPlatform().map((r) => ({
-        platform: r.platform,
-        threatType: r.threat_type,
-        findings: r.findings,
-        flaggedInteractions: r.interactions,
-      })),
+      byPlatform().map(({ interactions, ...r }) => ({ ...camelKeys(r), flaggedInteractions: interactions })),
     );
     const found = await analytics.detectionsForInteraction(client, db, {
       accountId: ACCOUNT,

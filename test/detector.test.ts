@@ -4,7 +4,6 @@ import { envelopeMessage } from '@warden/shared/codec/index';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { topics } from '@warden/shared/kafka/topics';
-import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import type { AnalysisMessage } from '@warden/shared/schemas/detection';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
@@ -17,10 +16,8 @@ import {
   startSink,
   testDatabase,
   uniqueName,
+  quiet,
 } from './support/pipeline';
-
-const quiet = createLogger('test');
-quiet.level = 'silent';
 
 describe('detector service: warden.interactions.v1 → warden.detections.v1', () => {
   const kafka = createKafka({ brokers: endpoints().kafkaBrokers, clientId: 'detector-test', logger: quiet });

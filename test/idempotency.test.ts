@@ -1,23 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { IdempotencyKeyError, IdempotencyStore, requestFingerprint } from '@warden/shared/idempotency/index';
-import { connect, deletePrefix, testPrefix } from './support/redis-namespace';
+import { connect, redisNamespace } from './support/redis-namespace';
 
 describe('idempotency store', () => {
-  const prefix = testPrefix('idempotency');
-  let redis: Redis;
-  let store: IdempotencyStore;
-
-  beforeAll(() => {
-    redis = connect();
-    store = new IdempotencyStore({ redis, prefix });
-  });
-
-  afterAll(async () => {
-    await deletePrefix(redis, prefix);
-    redis?.disconnect();
-  });
+  const { prefix, redis } = redisNamespace('idempotency');
+  const store = new IdempotencyStore({ redis, prefix });
 
   const answer = { status: 200, body: { status: 'success', interactionId: 'i-1' } };
 

@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KafkaUnavailableError } from '@warden/shared/kafka/durable-writer';
 import { generateApiKey, KeyStore } from '@warden/shared/keys/index';
-import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
 import { redisGuards, type EnvelopePublisher, type Guards, type RedisGuards } from '@warden/ingest';
 import {
@@ -12,11 +11,9 @@ import {
   uniqueName,
   type RunningIngest,
   postJson as post,
+  quiet,
 } from './support/pipeline';
 import { connect, deletePrefix, testPrefix } from './support/redis-namespace';
-
-const quiet = createLogger('test');
-quiet.level = 'silent';
 
 /**
  * Issue #26: what a key holder (or anyone without a key) can do to Warden's limits and Redis:

@@ -4,13 +4,19 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '@warden/shared/keys/format';
 import { KeyStore } from '@warden/shared/keys/index';
-import { createLogger } from '@warden/shared/logger';
 import { topics } from '@warden/shared/kafka/topics';
 import { redisGuards, type RedisGuards } from '@warden/ingest';
 import { fuzzRequests, type FuzzKeys, type FuzzRequest } from './fuzz/requests';
 import { contractFromOpenApi, judge, type Contract, type Problem, type Secrets } from './fuzz/verdict';
 import { keepAlive, send, type Outcome, type Target } from './fuzz/wire';
-import { endpoints, ensureTestTopics, startIngest, uniqueName, type RunningIngest } from './support/pipeline';
+import {
+  endpoints,
+  ensureTestTopics,
+  startIngest,
+  uniqueName,
+  type RunningIngest,
+  quiet,
+} from './support/pipeline';
 import { deletePrefix } from './support/redis-namespace';
 
 /**
@@ -33,9 +39,6 @@ const runs = only.size > 0 ? Math.max(...only) + 1 : Number(process.env.FUZZ_RUN
  */
 const answerTimeoutMs = 15_000;
 const rawAnswerTimeoutMs = 60_000;
-
-const quiet = createLogger('test');
-quiet.level = 'silent';
 
 interface Failure {
   index: number;

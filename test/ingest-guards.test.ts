@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeyStore } from '@warden/shared/keys/index';
-import { createLogger } from '@warden/shared/logger';
 import { redisGuards, type EnvelopePublisher, type RedisGuards } from '@warden/ingest';
 import {
   endpoints,
@@ -11,10 +10,8 @@ import {
   uniqueName,
   type RunningIngest,
   postJson as post,
+  quiet,
 } from './support/pipeline';
-
-const quiet = createLogger('test');
-quiet.level = 'silent';
 
 /** Keys, tiers, scopes, rate and agent limits and idempotency, against the real Redis and Kafka. */
 describe('ingest guards (Redis) on two ingest processes', () => {

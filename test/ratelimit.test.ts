@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import {
   RateLimiter,
@@ -7,20 +6,10 @@ import {
   gcraAllow,
   rateLimitHeaders,
 } from '@warden/shared/ratelimit/index';
-import { connect, deletePrefix, testPrefix, unreachableRedis } from './support/redis-namespace';
+import { connect, redisNamespace, unreachableRedis } from './support/redis-namespace';
 
 describe('rate limiting: GCRA in Redis, local fallback', () => {
-  const prefix = testPrefix('ratelimit');
-  let redis: Redis;
-
-  beforeAll(() => {
-    redis = connect();
-  });
-
-  afterAll(async () => {
-    await deletePrefix(redis, prefix);
-    redis?.disconnect();
-  });
+  const { prefix, redis } = redisNamespace('ratelimit');
 
   it('admits the burst at once, then answers 429 data with Retry-After', async () => {
     const limits = { ratePerMinute: 60, burst: 5 };

@@ -5,37 +5,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { envelopeMessage } from '@warden/shared/codec/index';
-import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
-import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
 import { buildEnvelope } from '@warden/shared/schemas/envelope';
 import { startClickhouse, stopProcess, waitForClickhouse } from '@warden/cli';
-import { endpoints, eventually, queryRows, testDatabase, uniqueName } from './support/pipeline';
+import {
+  eventually,
+  followDeadLetters,
+  headerText,
+  privateTopics,
+  queryRows,
+  testDatabase,
+  uniqueName,
+} from './support/pipeline';
 import { runService } from './support/processes';
 
-/** The sink as its own process: poison messages, SIGKILL mid-batch, and a ClickHouse outage. */
+/**
+ * The sink as its own process: poison messages (up to the largest a topic takes), SIGKILL
+ * mid-batch, and a ClickHouse outage.
+ */
 describe('sink resilience', () => {
-  const kafka = createKafka({ brokers: endpoints().kafkaBrokers, clientId: 'sink-resilience' });
-  const admin = kafka.admin();
-  const producer = createDurableProducer(kafka);
+  // Topics of its own: a sink group that starts from the earliest offset reads only this file's.
+  const { kafka, producer, prefix, topics } = privateTopics('sink-resilience');
   const writer = new DurableWriter(producer, { timeoutMs: 10_000 });
-  // Topics of its own: a sink group that starts from the earliest offset reads only this file's
-  // records, not whatever history a developer's stack has collected.
-  const prefix = `${uniqueName('sink-resilience')}.`;
-  const topics = topicNames(prefix);
   const sinkEnv = (env: Record<string, string>) => ({ ...env, WARDEN_TOPIC_PREFIX: prefix });
 
-  beforeAll(async () => {
-    await admin.connect();
-    await ensureTopics(admin, { prefix });
-    await producer.connect();
-  });
-  afterAll(async () => {
-    await writer.drain();
-    await producer.disconnect();
-    await admin.deleteTopics({ topics: Object.values(topics) });
-    await admin.disconnect();
-  });
+  // Runs before privateTopics' own afterAll (hooks unwind last-registered first).
+  afterAll(() => writer.drain());
 
   const envelopes = (agentId: string, n: number, offset = 0) =>
     Array.from({ length: n }, (_, i) =>
@@ -57,9 +52,10 @@ describe('sink resilience', () => {
       )[0]?.n ?? 0,
     );
 
-  it('sends a poison message to the DLQ with its reason and keeps consuming', async () => {
-    const db = await testDatabase('warden_test_poison');
-    const group = uniqueName('sink-poison');
+  /** A sink process of its own (database, consumer group) and a reader of the dead letters it writes. */
+  const sinkWithDeadLetters = async (name: string) => {
+    const db = await testDatabase(`warden_test_${name}`);
+    const group = uniqueName(`sink-${name}`);
     const sink = runService(
       'sink',
       sinkEnv({
@@ -69,22 +65,18 @@ describe('sink resilience', () => {
         WARDEN_SINK_METRICS_PORT: '0',
       }),
     );
-    const agentId = uniqueName('poison');
-    const dlq = kafka.consumer({ groupId: uniqueName('dlq-reader') });
-    const dead: Array<{ reason: string; consumer: string; value: string }> = [];
+    const dlq = await followDeadLetters(kafka, topics.dlq, group);
+    const stop = async () => {
+      await dlq.stop();
+      await sink.stop();
+      await db.drop();
+    };
+    return { db, dlq, agentId: uniqueName(name), stop };
+  };
+
+  it('sends a poison message to the DLQ with its reason and keeps consuming', async () => {
+    const { db, dlq, agentId, stop } = await sinkWithDeadLetters('poison');
     try {
-      await dlq.connect();
-      await dlq.subscribe({ topic: topics.dlq, fromBeginning: true });
-      await dlq.run({
-        eachMessage: async ({ message }) => {
-          if (message.headers?.['dlq-consumer']?.toString() !== group) return;
-          dead.push({
-            reason: message.headers['dlq-reason']!.toString(),
-            consumer: group,
-            value: message.value?.toString() ?? '',
-          });
-        },
-      });
       await produce(envelopes(agentId, 5));
       await writer.write(topics.interactions, [{ key: 'poison', value: 'this is not json {' }]);
       await produce(envelopes(agentId, 5, 5));
@@ -96,15 +88,14 @@ describe('sink resilience', () => {
         ),
       ).toBe(10);
       await eventually(
-        async () => dead.length,
+        async () => dlq.letters.length,
         (n) => n >= 1,
         20_000,
       );
-      expect(dead.find((d) => d.value === 'this is not json {')?.reason).toMatch(/not JSON/);
+      const letter = dlq.letters.find((m) => m.value?.toString() === 'this is not json {');
+      expect(letter && headerText(letter, 'dlq-reason')).toMatch(/not JSON/);
     } finally {
-      await dlq.disconnect();
-      await sink.stop();
-      await db.drop();
+      await stop();
     }
   });
 
@@ -216,4 +207,46 @@ describe('sink resilience', () => {
       }
     }, 240_000);
   });
+
+  // A dead letter is the message plus headers: the DLQ must take one of the largest messages its
+  // source topic takes, or the consumer that gives up on that message is stuck on it for ever.
+  it('dead-letters a poison message as large as the topic takes, whole, and inserts the records after it', async () => {
+    const { db, dlq, agentId, stop } = await sinkWithDeadLetters('dead_letters');
+    try {
+      // Not JSON, and just under the topic's 2 MiB: its dead letter is over 2 MiB. Written with a
+      // plain producer (any client with access to the topic), so the broker's limit is the only one.
+      const poison = Buffer.alloc(2 * 1024 * 1024 - 300, 'x');
+      const key = 'acct-sink:one-session';
+      await producer.send({ topic: topics.interactions, acks: -1, messages: [{ key, value: poison }] });
+      const after = Array.from({ length: 5 }, (_, i) =>
+        buildEnvelope(
+          { agentId, sessionId: 'one-session', prompt: `p${i}`, response: 'r' },
+          { accountId: 'acct-sink', endpoint: '/telemetry/ingest', platform: 'custom' },
+        ),
+      );
+      // The same key: the same partition, behind the poison message.
+      await producer.send({ topic: topics.interactions, acks: -1, messages: after.map(envelopeMessage) });
+      expect(after.every((e) => envelopeMessage(e).key === key)).toBe(true);
+
+      expect(
+        await eventually(
+          () => distinct(db.client, db.db, agentId),
+          (n) => n >= after.length,
+          60_000,
+        ),
+      ).toBe(after.length);
+      await eventually(
+        async () => dlq.letters.some((m) => (m.value?.length ?? 0) > 1024 * 1024),
+        (found) => found,
+        20_000,
+      );
+      // This group reads the file's topics from the start: the earlier tests' small poison is there too.
+      const letter = dlq.letters.find((m) => (m.value?.length ?? 0) > 1024 * 1024);
+      expect(letter && headerText(letter, 'dlq-reason')).toMatch(/not JSON/);
+      expect(letter?.value?.length).toBe(poison.length);
+      expect(letter && headerText(letter, 'dlq-truncated')).toBe('');
+    } finally {
+      await stop();
+    }
+  }, 120_000);
 });

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { Kafka, KafkaMessage } from 'kafkajs';
+import { afterAll, beforeAll } from 'vitest';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { loadEndpoints, type Endpoints } from '@warden/shared/config';
 import { SinkPipeline, type SinkOptions } from '@warden/sink';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
-import { ensureTopics, topics } from '@warden/shared/kafka/topics';
+import { ensureTopics, topicNames, topics } from '@warden/shared/kafka/topics';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry } from '@warden/shared/metrics';
@@ -54,7 +56,8 @@ export async function ensureTestTopics(): Promise<void> {
   }
 }
 
-const quiet = createLogger('test');
+/** The tests' logger: silent unless LOG_LEVEL asks for more. */
+export const quiet = createLogger('test');
 quiet.level = process.env.LOG_LEVEL ?? 'silent';
 
 export interface RunningIngest {
@@ -173,4 +176,53 @@ export async function eventually<T>(
 export async function queryRows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
   const rs = await client.query({ query, format: 'JSONEachRow' });
   return rs.json<T>();
+}
+
+/**
+ * Follows a dead-letter topic from its beginning and keeps the letters one consumer group wrote
+ * (header `dlq-consumer`), as they arrive. `stop()` disconnects the reader.
+ */
+export async function followDeadLetters(
+  kafka: Kafka,
+  topic: string,
+  group: string,
+): Promise<{ letters: KafkaMessage[]; stop: () => Promise<void> }> {
+  const reader = kafka.consumer({ groupId: uniqueName('dlq-reader') });
+  const letters: KafkaMessage[] = [];
+  await reader.connect();
+  await reader.subscribe({ topic, fromBeginning: true });
+  await reader.run({
+    eachMessage: async ({ message }) => {
+      if (message.headers?.['dlq-consumer']?.toString() === group) letters.push(message);
+    },
+  });
+  return { letters, stop: () => reader.disconnect() };
+}
+
+/** A Kafka header as text ('' when absent). */
+export const headerText = (message: KafkaMessage, name: string): string =>
+  message.headers?.[name]?.toString() ?? '';
+
+/**
+ * Topics of a suite's own, made as `warden topics` makes them and deleted after the suite, with a
+ * connected producer: a consumer group that starts from the earliest offset reads only this suite's
+ * records, not whatever history a developer's stack has collected. Call it inside `describe`.
+ */
+export function privateTopics(name: string) {
+  const kafka = createKafka({ brokers: endpoints().kafkaBrokers, clientId: name });
+  const admin = kafka.admin();
+  const producer = createDurableProducer(kafka);
+  const prefix = `${uniqueName(name)}.`;
+  const names = topicNames(prefix);
+  beforeAll(async () => {
+    await admin.connect();
+    await ensureTopics(admin, { prefix });
+    await producer.connect();
+  });
+  afterAll(async () => {
+    await producer.disconnect();
+    await admin.deleteTopics({ topics: Object.values(names) });
+    await admin.disconnect();
+  });
+  return { kafka, producer, prefix, topics: names };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import { afterAll } from 'vitest';
 
 /**
  * Each suite works under its own random key prefix on the shared Redis and deletes only its own
@@ -41,6 +42,20 @@ export async function deletePrefix(redis: Redis, prefix: string): Promise<void> 
     cursor = next;
     if (keys.length > 0) await redis.del(...keys);
   } while (cursor !== '0');
+}
+
+/**
+ * A suite's own corner of the shared Redis: a random prefix and a client, the prefix's keys deleted
+ * and the client closed after the suite. Call it inside `describe`.
+ */
+export function redisNamespace(suite: string): { prefix: string; redis: Redis } {
+  const prefix = testPrefix(suite);
+  const redis = connect();
+  afterAll(async () => {
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+  });
+  return { prefix, redis };
 }
 
 /** Polls until `check` holds or the timeout passes; returns the last value and the time it took. */

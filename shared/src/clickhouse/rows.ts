@@ -22,7 +22,44 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'n
 const uint = (v: unknown, max: number): number =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.min(Math.round(v), max) : 0;
 
-export interface InteractionRow {
+/** The identifiers a client may send to tie records together: one set of columns, in both tables. */
+interface CorrelationColumns {
+  user_id: string;
+  session_id: string;
+  conversation_id: string;
+  app_id: string;
+  workflow_id: string;
+  execution_id: string;
+  node_id: string;
+}
+
+function correlationColumns(ids: {
+  userId?: string | undefined;
+  sessionId?: string | undefined;
+  conversationId?: string | undefined;
+  appId?: string | undefined;
+  workflowId?: string | undefined;
+  executionId?: string | undefined;
+  nodeId?: string | undefined;
+}): CorrelationColumns {
+  return {
+    user_id: ids.userId ?? '',
+    session_id: ids.sessionId ?? '',
+    conversation_id: ids.conversationId ?? '',
+    app_id: ids.appId ?? '',
+    workflow_id: ids.workflowId ?? '',
+    execution_id: ids.executionId ?? '',
+    node_id: ids.nodeId ?? '',
+  };
+}
+
+/** A client clock counts for event time only when it parses and is not absurd (over a day ahead). */
+function trustedClientMs(claimed: unknown, receivedMs: number): number {
+  const ms = typeof claimed === 'string' ? Date.parse(claimed) : Number.NaN;
+  return Number.isFinite(ms) && ms > 0 && ms < receivedMs + 86_400_000 ? ms : receivedMs;
+}
+
+export interface InteractionRow extends CorrelationColumns {
   account_id: string;
   interaction_id: string;
   agent_id: string;
@@ -31,15 +68,8 @@ export interface InteractionRow {
   event_time: string;
   endpoint: string;
   platform: string;
-  user_id: string;
-  session_id: string;
-  conversation_id: string;
   chatflow_id: string;
   chat_id: string;
-  app_id: string;
-  workflow_id: string;
-  execution_id: string;
-  node_id: string;
   prompt: string;
   response: string;
   model: string;
@@ -68,10 +98,7 @@ export function interactionRow(env: InteractionEnvelope): InteractionRow {
   const r = env.record;
   const meta = r.metadata ?? {};
   const receivedMs = Date.parse(env.receivedAt);
-  const claimed = typeof meta.timestamp === 'string' ? Date.parse(meta.timestamp) : Number.NaN;
-  // A client clock is trusted for event time only when it parses and is not absurd.
-  const eventMs =
-    Number.isFinite(claimed) && claimed > 0 && claimed < receivedMs + 86_400_000 ? claimed : receivedMs;
+  const eventMs = trustedClientMs(meta.timestamp, receivedMs);
   const tools = r.toolCalls ?? [];
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(r)) if (!knownFields.has(key)) extra[key] = value;
@@ -84,15 +111,9 @@ export function interactionRow(env: InteractionEnvelope): InteractionRow {
     event_time: clickhouseDateTime(eventMs),
     endpoint: env.source.endpoint,
     platform: env.source.platform || str(meta.platform),
-    user_id: r.userId ?? '',
-    session_id: r.sessionId ?? '',
-    conversation_id: r.conversationId ?? '',
+    ...correlationColumns(r),
     chatflow_id: r.chatflowId ?? '',
     chat_id: r.chatId ?? '',
-    app_id: r.appId ?? '',
-    workflow_id: r.workflowId ?? '',
-    execution_id: r.executionId ?? '',
-    node_id: r.nodeId ?? '',
     prompt: r.prompt,
     response: r.response,
     model: str(meta.model) || str((meta as Record<string, unknown>).model_name),
@@ -112,7 +133,7 @@ export function interactionRow(env: InteractionEnvelope): InteractionRow {
   };
 }
 
-export interface EventRow {
+export interface EventRow extends CorrelationColumns {
   account_id: string;
   event_id: string;
   agent_id: string;
@@ -123,22 +144,9 @@ export interface EventRow {
   occurred_ms: number;
   endpoint: string;
   platform: string;
-  user_id: string;
-  session_id: string;
-  conversation_id: string;
-  app_id: string;
-  workflow_id: string;
-  execution_id: string;
-  node_id: string;
   message_id: string;
   data: string;
   schema_version: number;
-}
-
-/** Same rule as for interactions: a client clock counts only when it parses and is not absurd. */
-function trustedClientMs(claimed: string | undefined, receivedMs: number): number {
-  const ms = typeof claimed === 'string' ? Date.parse(claimed) : Number.NaN;
-  return Number.isFinite(ms) && ms > 0 && ms < receivedMs + 86_400_000 ? ms : receivedMs;
 }
 
 /** Flattens a lifecycle event envelope into the `events` row. */
@@ -157,13 +165,7 @@ export function eventRow(env: EventEnvelope): EventRow {
     occurred_ms: occurredMs,
     endpoint: env.source.endpoint,
     platform: env.source.platform,
-    user_id: e.userId ?? '',
-    session_id: e.sessionId ?? '',
-    conversation_id: e.conversationId ?? '',
-    app_id: e.appId ?? '',
-    workflow_id: e.workflowId ?? '',
-    execution_id: e.executionId ?? '',
-    node_id: e.nodeId ?? '',
+    ...correlationColumns(e),
     message_id: e.messageId ?? '',
     data: JSON.stringify(e.data ?? {}),
     schema_version: env.schemaVersion,

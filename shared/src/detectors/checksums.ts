@@ -97,28 +97,21 @@ export function deTaxIdValid(d: string): boolean {
   return check === Number(d[10]);
 }
 
-const VERHOEFF_D = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-  [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
-  [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-  [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
-  [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-  [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
-  [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-  [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-];
-const VERHOEFF_P = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-  [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
-  [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-  [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
-  [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-  [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
-  [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-];
+/**
+ * Verhoeff's tables, computed rather than typed out: D is multiplication in the dihedral group D5
+ * (rotations 0-4, reflections 5-9), and row i of P is the permutation (1 5 7 6 2 8 3 0 9 4) applied
+ * i times.
+ */
+const mod5 = (n: number) => ((n % 5) + 5) % 5;
+const VERHOEFF_D = Array.from({ length: 10 }, (_, j) =>
+  Array.from({ length: 10 }, (_, k) => {
+    const sum = j < 5 ? j + k : j - k; // a reflection reverses the rotation that follows it
+    return j < 5 === k < 5 ? mod5(sum) : 5 + mod5(sum);
+  }),
+);
+const VERHOEFF_P = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]];
+for (let i = 1; i < 8; i++)
+  VERHOEFF_P.push(VERHOEFF_P[i - 1]!.map((v) => [1, 5, 7, 6, 2, 8, 3, 0, 9, 4][v]!));
 
 /** India Aadhaar: 12 digits, first not 0/1, Verhoeff check digit. */
 export function aadhaarValid(d: string): boolean {
