@@ -27,6 +27,11 @@ describe('warden CLI', () => {
       expect(status[part].healthy).toBe(true);
       expect(status[part].owner).toBeTruthy();
     }
+    // Kafka lists each broker: the endpoint is their list, the shape KAFKA_BROKERS takes.
+    expect(status.kafka.brokers.map((b: { endpoint: string }) => b.endpoint).join(',')).toBe(
+      status.kafka.endpoint,
+    );
+    expect(status.kafka.brokers.every((b: { healthy: boolean }) => b.healthy)).toBe(true);
     expect(status.clickhouse.endpoint).toMatch(/^http:\/\//);
     expect(status.redis.endpoint).toMatch(/^redis:\/\//);
   });

@@ -1,23 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
-import { createKafka } from '@warden/shared/kafka/client';
-import { topicNames } from '@warden/shared/kafka/topics';
-import { repoRoot } from '@warden/shared/paths';
 import { services } from '@warden/cli';
-import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
+import { eventually, uniqueName } from './support/pipeline';
+import { missingAcknowledged, startWarden, steadyTraffic, type RunningWarden } from './support/warden-start';
 
 /** The pid of the child of `parent` that runs `services/<name>/src/main.ts`, read from /proc. */
 function servicePid(parent: number, name: string): number | undefined {
@@ -42,148 +28,54 @@ function servicePid(parent: number, name: string): number | undefined {
  * (the CLI's `start`), on this run's own topics, database, consumer groups and state directory.
  */
 describe('warden start supervises its services', () => {
-  const database = uniqueName('warden_test_start');
-  // Topics of its own: the consumers start at their beginning, and nothing else writes to them.
-  const topicPrefix = `${uniqueName('start')}.`;
-  const stateDir = mkdtempSync(join(tmpdir(), 'warden-start-'));
   const agentId = uniqueName('agent');
-  let port: number;
-  let start: ChildProcess;
-  let output = '';
-  let clickhouse: ClickHouseClient;
-  let key = '';
-  /** Ids ingest answered 200 for, with the time each request was sent. */
-  const acknowledged: { id: string; sentAt: number }[] = [];
-  const refusals = new Map<number, number>();
-  let sending = true;
-  let sender: Promise<void>;
+  let warden: RunningWarden;
+  let traffic: ReturnType<typeof steadyTraffic>;
   let lastRestart = 0;
 
-  const post = async (prompt: string): Promise<string | undefined> => {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/telemetry/ingest`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-        body: JSON.stringify({ agentId, prompt, response: 'ok' }),
-        signal: AbortSignal.timeout(5_000),
-      });
-      if (res.status !== 200) {
-        refusals.set(res.status, (refusals.get(res.status) ?? 0) + 1);
-        return undefined;
-      }
-      return ((await res.json()) as { interactionId: string }).interactionId;
-    } catch {
-      return undefined; // ingest is down: nothing was acknowledged
-    }
-  };
-  const stored = async (): Promise<Set<string>> =>
-    new Set(
-      (
-        await queryRows<{ id: string }>(
-          clickhouse,
-          `SELECT DISTINCT interaction_id AS id FROM ${database}.interactions WHERE agent_id = '${agentId}'`,
-        )
-      ).map((r) => r.id),
-    );
-
   beforeAll(async () => {
-    port = await freePort();
-    clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
-    start = spawn(
-      process.execPath,
-      ['--import', 'tsx', resolve(repoRoot, 'services/cli/src/main.ts'), 'start'],
-      {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          WARDEN_INGEST_METRICS_PORT: '0',
-          WARDEN_DETECTOR_METRICS_PORT: '0',
-          WARDEN_SINK_METRICS_PORT: '0',
-          CLICKHOUSE_DATABASE: database,
-          WARDEN_DETECTOR_GROUP: uniqueName('warden-test-start-detector'),
-          WARDEN_SINK_GROUP: uniqueName('warden-test-start-sink'),
-          WARDEN_TOPIC_PREFIX: topicPrefix,
-          WARDEN_SINK_MAX_AGE_MS: '200',
-          WARDEN_STACK_DIR: stateDir,
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    start.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    start.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    const running = await eventually(
-      async () => output,
-      (o) => o.includes('Warden is running') || start.exitCode !== null,
-      120_000,
-    );
-    expect(running, output).toContain('Warden is running');
-    key = /Demo key\s+(\S+)/.exec(output)?.[1] ?? '';
-    expect(key).toMatch(/^wdn_/);
+    warden = await startWarden();
     // Wait until the consumers have joined and a record makes it through.
     const probe = await eventually(
       async () => {
-        await post('probe');
-        return (await stored()).size;
+        await warden.post(agentId, 'probe');
+        return (await warden.stored(agentId)).size;
       },
       (n) => n > 0,
       60_000,
     );
     expect(probe).toBeGreaterThan(0);
-    sender = (async () => {
-      for (let i = 0; sending; i++) {
-        const sentAt = Date.now();
-        const id = await post(`record ${i}`);
-        if (id) acknowledged.push({ id, sentAt });
-        await new Promise((r) => setTimeout(r, 40));
-      }
-    })();
+    traffic = steadyTraffic(warden, agentId);
   }, 180_000);
 
   afterAll(async () => {
-    sending = false;
-    await sender;
-    if (start && start.exitCode === null) {
-      start.kill('SIGTERM');
-      await eventually(
-        async () => start.exitCode ?? start.signalCode,
-        (v) => v !== null,
-        30_000,
-      );
-    }
-    await clickhouse?.command({ query: `DROP DATABASE IF EXISTS ${database}` });
-    const admin = createKafka({ brokers: endpoints().kafkaBrokers, clientId: 'warden-test' }).admin();
-    await admin.connect();
-    await admin.deleteTopics({ topics: Object.values(topicNames(topicPrefix)) });
-    await admin.disconnect();
-    await clickhouse?.close();
-    rmSync(stateDir, { recursive: true, force: true });
+    await traffic?.stop();
+    await warden?.stop();
   });
 
   for (const name of services) {
     it(`restarts ${name} within 10 s of a SIGKILL`, async () => {
-      const before = servicePid(start.pid!, name);
-      expect(before, output).toBeGreaterThan(0);
+      const before = servicePid(warden.pid, name);
+      expect(before, warden.output()).toBeGreaterThan(0);
       process.kill(before!, 'SIGKILL');
       const killedAt = Date.now();
       const after = await eventually(
-        async () => servicePid(start.pid!, name),
+        async () => servicePid(warden.pid, name),
         (pid) => pid !== undefined && pid !== before,
         10_000,
       );
-      expect(after, output).toBeGreaterThan(0);
+      expect(after, warden.output()).toBeGreaterThan(0);
       expect(after).not.toBe(before);
-      expect(output).toContain(`${name} killed by SIGKILL; restarting in 1 s`);
+      expect(warden.output()).toContain(`${name} killed by SIGKILL; restarting in 1 s`);
       // Back in service: ingest acknowledges a request sent after the kill (for the consumers, the
       // last test checks that everything acknowledged reached ClickHouse).
       if (name === 'ingest') {
         const answered = await eventually(
-          async () => acknowledged.filter((a) => a.sentAt > killedAt).length,
+          async () => traffic.acknowledged.filter((a) => a.sentAt > killedAt).length,
           (n) => n > 0,
           10_000 - (Date.now() - killedAt),
         );
-        expect(answered, `no 200 within 10 s of the kill\n${output}`).toBeGreaterThan(0);
+        expect(answered, `no 200 within 10 s of the kill\n${warden.output()}`).toBeGreaterThan(0);
       }
       lastRestart = Date.now();
     }, 30_000);
@@ -192,14 +84,12 @@ describe('warden start supervises its services', () => {
   it('loses no acknowledged record through the restarts', async () => {
     // Records after the last restart too, so the restarted consumers are seen to process new work.
     const after = await eventually(
-      async () => acknowledged.filter((a) => a.sentAt > lastRestart).length,
+      async () => traffic.acknowledged.filter((a) => a.sentAt > lastRestart).length,
       (n) => n >= 20,
       30_000,
     );
-    expect(after, JSON.stringify([...refusals])).toBeGreaterThanOrEqual(20);
-    sending = false;
-    await sender;
-    const rows = await eventually(stored, (ids) => acknowledged.every((a) => ids.has(a.id)), 60_000);
-    expect(acknowledged.filter((a) => !rows.has(a.id))).toEqual([]);
+    expect(after, JSON.stringify([...traffic.refusals])).toBeGreaterThanOrEqual(20);
+    await traffic.stop();
+    expect(await missingAcknowledged(warden, agentId, traffic.acknowledged)).toEqual([]);
   }, 90_000);
 });

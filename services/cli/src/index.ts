@@ -5,7 +5,7 @@
  */
 export { stackDown, stackUp, type PartName } from './stack/index';
 export { startClickhouse, waitForClickhouse } from './stack/clickhouse';
-export { startKafka, waitForKafka } from './stack/kafka';
+export { startKafka, startKafkaCluster, waitForKafka, type KafkaPorts } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
 export { stopProcess, waitUntil } from './stack/process';
 export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';

@@ -1,4 +1,5 @@
 import type { Admin, ConfigResourceTypes, ConfigSource, IResourceConfig, ITopicConfig } from 'kafkajs';
+import pRetry from 'p-retry';
 import { loadTopicConfig } from '../config';
 
 const day = 24 * 60 * 60 * 1000;
@@ -53,8 +54,19 @@ export interface TopicSpec {
   maxMessageBytes: number;
 }
 
+/**
+ * Replication for a cluster of `brokers` brokers: three copies where there are three, of which two
+ * must have a write before it is acknowledged (acks=all), so one broker can fail without a 503 or a
+ * loss; fewer only where there are fewer brokers.
+ */
+export function replicationFor(brokers: number): { factor: number; minInSync: number } {
+  const factor = Math.min(3, Math.max(1, brokers));
+  return { factor, minInSync: factor >= 3 ? 2 : 1 };
+}
+
 export interface TopicOptions {
   partitions?: number;
+  /** Default: min(3, brokers in the cluster); min.insync.replicas is 2 from a factor of 3. */
   replicationFactor?: number;
   /** Replay window: how far back `warden replay` can reach. */
   retentionDays?: number;
@@ -80,11 +92,22 @@ export function topicSpecs(opts: TopicOptions = {}): TopicSpec[] {
   ];
 }
 
+export interface TopicDifference {
+  topic: string;
+  setting: 'partitions' | 'replication factor' | 'min.insync.replicas';
+  actual: number;
+  expected: number;
+}
+
 export interface EnsureTopicsResult {
   created: string[];
   existing: string[];
   /** Existing topics whose max.message.bytes was below the spec and has been raised to it. */
   raised: string[];
+  /** Existing topics whose layout differs from what would be created now (left as they are). */
+  differs: TopicDifference[];
+  replicationFactor: number;
+  minInSync: number;
 }
 
 // kafkajs' TOPIC_RESOURCE and TOPIC_OVERRIDE, as values: the sink's decode
@@ -126,22 +149,79 @@ async function raiseMessageLimits(admin: Admin, specs: TopicSpec[]): Promise<str
   return raise.map((r) => r.name);
 }
 
+/** How existing topics differ from the spec in partitions, replication and min.insync.replicas. */
+async function differences(
+  admin: Admin,
+  specs: TopicSpec[],
+  expected: { factor: number; minInSync: number },
+): Promise<TopicDifference[]> {
+  if (specs.length === 0) return [];
+  const { topics: metadata } = await admin.fetchTopicMetadata({ topics: specs.map((s) => s.name) });
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: specs.map((s) => ({ type: TOPIC_RESOURCE, name: s.name })),
+  });
+  const found: TopicDifference[] = [];
+  for (const spec of specs) {
+    const partitions = metadata.find((t) => t.name === spec.name)?.partitions ?? [];
+    const factor = Math.min(...partitions.map((p) => p.replicas.length));
+    const minInSync = Number(
+      resources
+        .find((r) => r.resourceName === spec.name)
+        ?.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue,
+    );
+    const check = (setting: TopicDifference['setting'], actual: number, want: number) => {
+      if (Number.isFinite(actual) && actual !== want)
+        found.push({ topic: spec.name, setting, actual, expected: want });
+    };
+    check('partitions', partitions.length, spec.partitions);
+    check('replication factor', factor, expected.factor);
+    check('min.insync.replicas', minInSync, expected.minInSync);
+  }
+  return found;
+}
+
 /**
- * Creates missing topics; existing ones keep their partitions and retention (they are reported),
- * and only a max.message.bytes below the spec is raised.
+ * Creates missing topics, replicated as `replicationFor` says for the cluster's size (or the factor
+ * asked for); existing ones keep their partitions, replication and retention (differences are
+ * reported, never changed behind an operator's back), and only a max.message.bytes below the spec
+ * is raised.
  */
-export async function ensureTopics(admin: Admin, opts: TopicOptions = {}): Promise<EnsureTopicsResult> {
+export function ensureTopics(admin: Admin, opts: TopicOptions = {}): Promise<EnsureTopicsResult> {
+  // A cluster that has just formed or lost a broker answers for a while that a new topic's
+  // partitions are not hosted yet: retriable errors are retried for up to 30 s.
+  return pRetry(() => ensureTopicsOnce(admin, opts), {
+    retries: 10,
+    minTimeout: 250,
+    maxTimeout: 4_000,
+    maxRetryTime: 30_000,
+    shouldRetry: ({ error }) => isRetriable(error),
+  });
+}
+
+/** KafkaJS marks what may succeed when tried again; a wrapper (retries exhausted) keeps the cause. */
+function isRetriable(error: unknown): boolean {
+  const e = error as { retriable?: boolean; originalError?: unknown; cause?: unknown } | undefined;
+  if (!e) return false;
+  return e.retriable === true || isRetriable(e.originalError) || isRetriable(e.cause);
+}
+
+async function ensureTopicsOnce(admin: Admin, opts: TopicOptions): Promise<EnsureTopicsResult> {
   const specs = topicSpecs(opts);
+  const replication = replicationFor(
+    opts.replicationFactor ?? (await admin.describeCluster()).brokers.length,
+  );
   const present = new Set(await admin.listTopics());
   const missing = specs.filter((s) => !present.has(s.name));
   if (missing.length > 0) {
     const toCreate: ITopicConfig[] = missing.map((s) => ({
       topic: s.name,
       numPartitions: s.partitions,
-      replicationFactor: opts.replicationFactor ?? 1,
+      replicationFactor: replication.factor,
       configEntries: [
         { name: 'retention.ms', value: String(s.retentionMs) },
         { name: 'max.message.bytes', value: String(s.maxMessageBytes) },
+        { name: 'min.insync.replicas', value: String(replication.minInSync) },
         { name: 'cleanup.policy', value: 'delete' },
       ],
     }));
@@ -152,5 +232,8 @@ export async function ensureTopics(admin: Admin, opts: TopicOptions = {}): Promi
     created: missing.map((s) => s.name),
     existing: existing.map((s) => s.name),
     raised: await raiseMessageLimits(admin, existing),
+    differs: await differences(admin, existing, replication),
+    replicationFactor: replication.factor,
+    minInSync: replication.minInSync,
   };
 }

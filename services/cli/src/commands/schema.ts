@@ -10,6 +10,7 @@ import {
 } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicSpecs } from '@warden/shared/kafka/topics';
+import { positiveInt } from '../options';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -47,7 +48,7 @@ export async function runTopics(
   const topicOptions = {
     partitions: opts.partitions ?? config.partitions,
     retentionDays: opts.retentionDays ?? config.replayWindowDays,
-    replicationFactor: opts.replicationFactor ?? 1,
+    replicationFactor: opts.replicationFactor,
   };
   try {
     await admin.connect();
@@ -60,7 +61,14 @@ export async function runTopics(
           : 'exists';
       say(
         `topics: ${spec.name.padEnd(24)} ${state.padEnd(8)} partitions=${spec.partitions} ` +
+          `replication=${result.replicationFactor} min.insync.replicas=${result.minInSync} ` +
           `retention=${spec.retentionMs / 86_400_000}d max.message.bytes=${spec.maxMessageBytes}`,
+      );
+    }
+    for (const d of result.differs) {
+      say(
+        `topics: ${d.topic} has ${d.setting} ${d.actual}, not ${d.expected}: left as it is ` +
+          '(partitions and replicas are changed with kafka-reassign-partitions / kafka-configs, or by recreating the topic)',
       );
     }
   } catch (err) {
@@ -74,12 +82,6 @@ export async function runTopics(
   }
 }
 
-const positiveInt = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`expected a positive integer, got "${v}"`);
-  return n;
-};
-
 export function registerSchemaCommands(program: Command): void {
   program
     .command('migrate')
@@ -91,7 +93,11 @@ export function registerSchemaCommands(program: Command): void {
     .description('create the Kafka topics with explicit partitions, retention and message size')
     .option('--partitions <n>', 'partitions per topic (default 6)', positiveInt)
     .option('--retention-days <n>', 'replay window in days (default 7)', positiveInt)
-    .option('--replication-factor <n>', 'replication factor (default 1)', positiveInt)
+    .option(
+      '--replication-factor <n>',
+      'replication factor (default min(3, brokers); min.insync.replicas 2 from 3)',
+      positiveInt,
+    )
     .action((opts: { partitions?: number; retentionDays?: number; replicationFactor?: number }) =>
       runTopics(opts),
     );

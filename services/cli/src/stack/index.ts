@@ -2,7 +2,14 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { resolve } from 'node:path';
 import { loadStackConfig, stackDefaults, type StackConfig } from '@warden/shared/config';
 import { clickhouseHealthy, startClickhouse, waitForClickhouse } from './clickhouse';
-import { kafkaHealthy, kafkaVersion, startKafka, waitForKafka } from './kafka';
+import {
+  kafkaHealthy,
+  kafkaVersion,
+  startKafka,
+  startKafkaCluster,
+  waitForKafka,
+  type KafkaPorts,
+} from './kafka';
 import { isAlive, stopProcess } from './process';
 import { redisHealthy, startRedis, waitForRedis } from './redis';
 
@@ -12,23 +19,39 @@ export const partNames: PartName[] = ['kafka', 'clickhouse', 'redis'];
 /** Who is responsible for a part: `warden` started it (and `down` stops it); the others are left alone. */
 export type Owner = 'warden' | 'environment' | 'already-running' | 'none';
 
+/** One Kafka broker of the stack: its own endpoint, and its pid when `warden` started it. */
+export interface BrokerState {
+  endpoint: string;
+  pid?: number;
+}
+
 export interface PartState {
   endpoint: string;
   owner: Owner;
   pid?: number;
+  /** Kafka only: every broker (`endpoint` is their comma-separated list, as KAFKA_BROKERS takes it). */
+  brokers?: BrokerState[];
 }
 
-export interface PartStatus extends PartState {
+export interface PartStatus extends Omit<PartState, 'brokers'> {
   healthy: boolean;
   running: boolean;
+  brokers?: Array<BrokerState & { healthy: boolean }>;
   /** Set by `stackUp` when this call started the part (so a test run can stop just that). */
   startedNow?: boolean;
+}
+
+export interface StackUpOptions {
+  /** Kafka brokers to run locally (default: as many as last time, else 1). */
+  kafkaBrokers?: number;
 }
 
 type State = Partial<Record<PartName, PartState>>;
 
 const ports = {
   kafka: { broker: 19092, controller: 19093 },
+  /** Node i of a local cluster listens on 19092 + 2i (broker) and 19093 + 2i (controller). */
+  kafkaNode: (i: number): KafkaPorts => ({ broker: 19092 + 2 * i, controller: 19093 + 2 * i }),
   clickhouse: { http: 18123, tcp: 19000 },
   redisFallback: 16379,
 };
@@ -85,6 +108,7 @@ interface Plan {
   endpoint: string;
   owner: Owner;
   pid?: number;
+  brokers?: BrokerState[];
   action: 'configured' | 'already running' | 'started' | 'reused';
 }
 
@@ -101,10 +125,20 @@ async function planPart(
   config: StackConfig,
   state: State,
   progress: Progress,
+  options: StackUpOptions,
 ): Promise<Plan> {
   const configured = configuredEndpoint(part, config);
   if (configured) return { part, endpoint: configured, owner: 'environment', action: 'configured' };
   const previous = state[part];
+  if (part === 'kafka') {
+    const count = options.kafkaBrokers ?? previous?.brokers?.length ?? 1;
+    const clusterRunning =
+      previous?.owner === 'warden' &&
+      (previous.brokers?.length ?? 1) > 1 &&
+      previous.brokers!.some((b) => isAlive(b.pid));
+    if (count > 1 || clusterRunning)
+      return planKafkaCluster(count, config, previous, (line) => progress(part, line));
+  }
   if (previous?.owner === 'warden' && isAlive(previous.pid)) {
     return {
       part,
@@ -144,17 +178,74 @@ async function planPart(
   return { part, endpoint, owner: 'warden', pid: startRedis(ports.redisFallback, say), action: 'started' };
 }
 
+/**
+ * A local Kafka cluster of `count` KRaft nodes under `.stack/kafka-cluster`: nodes that are down are
+ * started (again), with the cluster's id kept on disk so a restarted node rejoins. Changing the
+ * number of brokers of a running stack is refused: its topics and replicas were laid out for the
+ * old number.
+ */
+async function planKafkaCluster(
+  count: number,
+  config: StackConfig,
+  previous: PartState | undefined,
+  say: (line: string) => void,
+): Promise<Plan> {
+  const nodePorts = Array.from({ length: count }, (_, i) => ports.kafkaNode(i));
+  const endpoints = nodePorts.map((p) => `127.0.0.1:${p.broker}`);
+  const ours = previous?.owner === 'warden' ? previous : undefined;
+  const running = (ours?.brokers ?? (ours ? [{ endpoint: ours.endpoint, pid: ours.pid }] : [])).filter((b) =>
+    isAlive(b.pid),
+  );
+  if (running.length > 0 && (ours?.brokers?.length ?? 1) !== count) {
+    throw new Error(
+      `Kafka runs here with ${ours?.brokers?.length ?? 1} broker(s); to run ${count}, stop it first ` +
+        '(`npx warden stack down`), then `npx warden stack up --kafka-brokers ' +
+        `${count}\`. Its topics keep their old replication until recreated.`,
+    );
+  }
+  if (running.length === 0 && (await kafkaHealthy([endpoints[0]!]))) {
+    throw new Error(
+      `a Kafka not started by warden answers on ${endpoints[0]}: stop it, or point KAFKA_BROKERS at it ` +
+        'instead of asking for a local cluster.',
+    );
+  }
+  const down = endpoints.map((_, i) => i).filter((i) => !isAlive(ours?.brokers?.[i]?.pid));
+  const dir = resolve(config.dir, 'kafka-cluster');
+  if (down.length > 0)
+    say(`starting Kafka ${kafkaVersion} (KRaft) nodes ${down.map((i) => i + 1).join(', ')} of ${count}…`);
+  const started = down.length > 0 ? startKafkaCluster(nodePorts, say, dir, down) : [];
+  const brokers = endpoints.map((endpoint, i) => ({
+    endpoint,
+    pid: down.includes(i) ? started[down.indexOf(i)] : ours?.brokers?.[i]?.pid,
+  }));
+  return {
+    part: 'kafka',
+    endpoint: endpoints.join(','),
+    owner: 'warden',
+    brokers,
+    action: down.length > 0 ? 'started' : 'already running',
+  };
+}
+
 /** Idempotent: brings every part to healthy, starting only what is neither configured nor running. */
-export async function stackUp(progress: Progress = () => undefined): Promise<Record<PartName, PartStatus>> {
+export async function stackUp(
+  progress: Progress = () => undefined,
+  options: StackUpOptions = {},
+): Promise<Record<PartName, PartStatus>> {
   const config = loadStackConfig();
   const state = readState(config.dir);
   const plans: Plan[] = [];
   try {
-    for (const part of partNames) plans.push(await planPart(part, config, state, progress));
+    for (const part of partNames) plans.push(await planPart(part, config, state, progress, options));
   } finally {
     // Record what was started even if a later part fails, so `down` can still stop it.
     for (const plan of plans)
-      state[plan.part] = { endpoint: plan.endpoint, owner: plan.owner, pid: plan.pid };
+      state[plan.part] = {
+        endpoint: plan.endpoint,
+        owner: plan.owner,
+        pid: plan.pid,
+        ...(plan.brokers ? { brokers: plan.brokers } : {}),
+      };
     writeState(config.dir, state);
   }
   await Promise.all(
@@ -188,10 +279,13 @@ export async function stackDown(
   for (const part of only) {
     const entry = state[part];
     if (!entry) continue;
-    if (entry.owner === 'warden' && entry.pid) {
-      progress(part, `stopping pid ${entry.pid}…`);
-      const outcome = await stopProcess(entry.pid);
-      progress(part, outcome);
+    const pids = entry.brokers ? entry.brokers.map((b) => b.pid) : [entry.pid];
+    if (entry.owner === 'warden' && pids.some(Boolean)) {
+      for (const pid of pids) {
+        if (!pid) continue;
+        progress(part, `stopping pid ${pid}…`);
+        progress(part, await stopProcess(pid));
+      }
     } else {
       progress(part, `left running (${entry.owner})`);
     }
@@ -215,9 +309,19 @@ export async function stackStatus(): Promise<Record<PartName, PartStatus>> {
         ? { endpoint: configured, owner: 'environment' }
         : (state[part] ?? { endpoint: defaultEndpoint[part], owner: 'none' });
       const ok = await healthy(part, entry.endpoint);
-      const running = entry.owner === 'warden' ? isAlive(entry.pid) : ok;
       const owner = entry.owner === 'none' && ok ? 'already-running' : entry.owner;
-      return [part, { ...entry, owner, healthy: ok, running }];
+      if (part !== 'kafka') {
+        const running = entry.owner === 'warden' ? isAlive(entry.pid) : ok;
+        return [part, { endpoint: entry.endpoint, pid: entry.pid, owner, healthy: ok, running }];
+      }
+      // Every broker on its own: a cluster can answer while one of its brokers is down.
+      const known =
+        entry.brokers ?? entry.endpoint.split(',').map((endpoint) => ({ endpoint, pid: entry.pid }));
+      const brokers = await Promise.all(
+        known.map(async (b) => ({ ...b, healthy: await kafkaHealthy([b.endpoint]) })),
+      );
+      const running = entry.owner === 'warden' ? brokers.some((b) => isAlive(b.pid)) : ok;
+      return [part, { ...entry, owner, healthy: ok, running, brokers }];
     }),
   );
   return Object.fromEntries(entries) as Record<PartName, PartStatus>;

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadStackConfig } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
+import { replicationFor } from '@warden/shared/kafka/topics';
 import { repoRoot } from '@warden/shared/paths';
 import { ensureExecutable } from './prerequisites';
 import { spawnDetached, waitUntil } from './process';
@@ -52,17 +53,30 @@ export interface KafkaPorts {
   controller: number;
 }
 
-function writeKafkaConfig(dir: string, ports: KafkaPorts): { props: string; log4j: string; data: string } {
+/** One node of a local KRaft cluster: broker and controller in one process, as `stack up` runs them. */
+interface KafkaNode {
+  id: number;
+  ports: KafkaPorts;
+  dir: string;
+}
+
+function writeKafkaConfig(
+  node: KafkaNode,
+  nodes: KafkaNode[],
+): { props: string; log4j: string; data: string } {
+  const { dir, ports } = node;
   const data = resolve(dir, 'data');
   mkdirSync(data, { recursive: true });
+  const { factor, minInSync } = replicationFor(nodes.length);
+  const voters = nodes.map((n) => `${n.id}@127.0.0.1:${n.ports.controller}`).join(',');
   const props = resolve(dir, 'server.properties');
   writeFileSync(
     props,
     [
-      '# Written by `warden stack up`: one combined KRaft broker+controller for local use.',
+      `# Written by \`warden stack up\`: KRaft node ${node.id} of ${nodes.length}, broker and controller in one process.`,
       'process.roles=broker,controller',
-      'node.id=1',
-      `controller.quorum.voters=1@127.0.0.1:${ports.controller}`,
+      `node.id=${node.id}`,
+      `controller.quorum.voters=${voters}`,
       `listeners=PLAINTEXT://127.0.0.1:${ports.broker},CONTROLLER://127.0.0.1:${ports.controller}`,
       `advertised.listeners=PLAINTEXT://127.0.0.1:${ports.broker}`,
       'controller.listener.names=CONTROLLER',
@@ -71,12 +85,17 @@ function writeKafkaConfig(dir: string, ports: KafkaPorts): { props: string; log4
       `log.dirs=${data}`,
       'num.partitions=6',
       'auto.create.topics.enable=false',
-      'offsets.topic.replication.factor=1',
+      `default.replication.factor=${factor}`,
+      `min.insync.replicas=${minInSync}`,
+      `offsets.topic.replication.factor=${factor}`,
       'offsets.topic.num.partitions=6',
-      'transaction.state.log.replication.factor=1',
-      'transaction.state.log.min.isr=1',
+      `transaction.state.log.replication.factor=${factor}`,
+      `transaction.state.log.min.isr=${minInSync}`,
+      // Never elect a replica that missed acknowledged writes: a 503 is better than a lost record.
+      'unclean.leader.election.enable=false',
       'group.initial.rebalance.delay.ms=0',
       'message.max.bytes=2097152',
+      'replica.fetch.max.bytes=4194304',
       'log.retention.hours=168',
       'log.segment.bytes=67108864',
       '',
@@ -98,20 +117,15 @@ function writeKafkaConfig(dir: string, ports: KafkaPorts): { props: string; log4
   return { props, log4j, data };
 }
 
-/** Formats storage on first start and launches the broker; returns its pid. `dir` holds config, data and log. */
-export function startKafka(
-  ports: KafkaPorts,
-  progress: (line: string) => void,
-  dir = resolve(loadStackConfig().dir, 'kafka'),
-): number {
-  const libs = ensureKafkaJars(progress);
-  const { props, log4j, data } = writeKafkaConfig(dir, ports);
+/** Formats the node's storage on first start (with the cluster's id) and launches it; returns its pid. */
+function startKafkaNode(node: KafkaNode, nodes: KafkaNode[], clusterId: string, libs: string): number {
+  const { props, log4j, data } = writeKafkaConfig(node, nodes);
   const classpath = `${libs}/*`;
   const logging = `-Dlog4j.configuration=file:${log4j}`;
   if (!existsSync(resolve(data, 'meta.properties'))) {
     const res = spawnSync(
       'java',
-      [logging, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', randomUUID(), '-c', props],
+      [logging, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     if (res.status !== 0)
@@ -126,14 +140,54 @@ export function startKafka(
       '-XX:MaxGCPauseMillis=20',
       '-Djava.awt.headless=true',
       logging,
-      `-Dkafka.logs.dir=${dir}`,
+      `-Dkafka.logs.dir=${node.dir}`,
       '-cp',
       classpath,
       'kafka.Kafka',
       props,
     ],
-    { logFile: resolve(dir, 'server.log') },
+    { logFile: resolve(node.dir, 'server.log') },
   );
+}
+
+/** The cluster's id, chosen at its first start and kept beside its nodes so a restart rejoins it. */
+function clusterIdOf(dir: string): string {
+  const file = resolve(dir, 'cluster-id');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const id = randomUUID();
+  writeFileSync(file, id);
+  return id;
+}
+
+/**
+ * A local KRaft cluster of `ports.length` nodes under `dir` (`node-1`, `node-2`, …), every node a
+ * broker and a controller; replication as `replicationFor` says. Returns the nodes' pids in order.
+ * `only` starts just those node indexes again (a node killed in a test, say).
+ */
+export function startKafkaCluster(
+  ports: KafkaPorts[],
+  progress: (line: string) => void,
+  dir: string,
+  only?: number[],
+): number[] {
+  const libs = ensureKafkaJars(progress);
+  const nodes = ports.map((p, i) => ({ id: i + 1, ports: p, dir: resolve(dir, `node-${i + 1}`) }));
+  const clusterId = clusterIdOf(dir);
+  return nodes
+    .filter((_, i) => only === undefined || only.includes(i))
+    .map((node) => startKafkaNode(node, nodes, clusterId, libs));
+}
+
+/** One combined KRaft broker+controller (the default local stack); returns its pid. */
+export function startKafka(
+  ports: KafkaPorts,
+  progress: (line: string) => void,
+  dir = resolve(loadStackConfig().dir, 'kafka'),
+): number {
+  const libs = ensureKafkaJars(progress);
+  const node = { id: 1, ports, dir };
+  return startKafkaNode(node, [node], randomUUID(), libs);
 }
 
 /** Healthy means a real metadata request succeeds, not just an open port. */

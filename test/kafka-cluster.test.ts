@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startKafkaCluster, stopProcess, type KafkaPorts } from '@warden/cli';
+import { createClickhouse } from '@warden/shared/clickhouse/client';
+import { createKafka } from '@warden/shared/kafka/client';
+import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
+import {
+  freePort,
+  missingAcknowledged,
+  startWarden,
+  steadyTraffic,
+  type RunningWarden,
+} from './support/warden-start';
+
+/**
+ * Issue #25: Warden on a Kafka cluster of three KRaft brokers (this run's own, on free ports), as
+ * `warden stack up --kafka-brokers 3` runs them. Topics get three replicas with
+ * min.insync.replicas=2 and ingest writes with acks=all: one broker lost costs nothing acknowledged;
+ * two lost turn answers into 503 — never a 200 for a record that is not stored — until one returns.
+ */
+describe('Kafka cluster of three brokers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'warden-kafka-cluster-'));
+  const say = () => undefined;
+  const agentId = uniqueName('cluster');
+  const ports: KafkaPorts[] = [];
+  let pids: number[] = [];
+  let brokers: string[] = [];
+  let warden: RunningWarden;
+  let traffic: ReturnType<typeof steadyTraffic>;
+
+  const liveBrokers = async () => {
+    const admin = createKafka({ brokers, clientId: 'warden-test', connectionTimeoutMs: 1000 }).admin({
+      retry: { retries: 0 },
+    });
+    try {
+      await admin.connect();
+      return (await admin.describeCluster()).brokers.length;
+    } catch {
+      return 0;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  };
+  const restart = async (...nodes: number[]) => {
+    const started = startKafkaCluster(ports, say, dir, nodes);
+    nodes.forEach((node, i) => (pids[node] = started[i]!));
+  };
+  const acknowledgedSince = (t: number) => traffic.acknowledged.filter((a) => a.sentAt > t).length;
+
+  beforeAll(async () => {
+    for (let i = 0; i < 3; i++) ports.push({ broker: await freePort(), controller: await freePort() });
+    brokers = ports.map((p) => `127.0.0.1:${p.broker}`);
+    pids = startKafkaCluster(ports, say, dir);
+    expect(await eventually(liveBrokers, (n) => n === 3, 120_000)).toBe(3);
+    warden = await startWarden({ KAFKA_BROKERS: brokers.join(',') });
+    const probe = await eventually(
+      async () => {
+        await warden.post(agentId, 'probe');
+        return (await warden.stored(agentId)).size;
+      },
+      (n) => n > 0,
+      90_000,
+    );
+    expect(probe).toBeGreaterThan(0);
+    traffic = steadyTraffic(warden, agentId, 60);
+  }, 300_000);
+
+  afterAll(async () => {
+    try {
+      await traffic?.stop();
+      await warden?.stop();
+    } finally {
+      await Promise.all(pids.map((pid) => stopProcess(pid, 10_000)));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('creates the topics with three replicas, two of which must have a write', async () => {
+    const admin = createKafka({ brokers, clientId: 'warden-test' }).admin();
+    await admin.connect();
+    try {
+      const names = Object.values(warden.topics);
+      const { topics } = await admin.fetchTopicMetadata({ topics: names });
+      for (const topic of topics)
+        for (const partition of topic.partitions) expect(partition.replicas).toHaveLength(3);
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: names.map((name) => ({ type: 2, name })),
+      });
+      for (const r of resources)
+        expect(r.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue).toBe('2');
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  it('one broker SIGKILLed: ingest keeps acknowledging, and every acknowledged record is stored once', async () => {
+    process.kill(pids[1]!, 'SIGKILL');
+    const killedAt = Date.now();
+    // Partitions led by the dead broker move to another within the controllers' session timeout.
+    const during = await eventually(
+      async () => acknowledgedSince(killedAt + 10_000),
+      (n) => n >= 20,
+      60_000,
+    );
+    expect(during, JSON.stringify([...traffic.refusals])).toBeGreaterThanOrEqual(20);
+    await restart(1);
+    expect(await eventually(liveBrokers, (n) => n === 3, 120_000)).toBe(3);
+    const rejoined = Date.now();
+    expect(
+      await eventually(
+        async () => acknowledgedSince(rejoined),
+        (n) => n >= 20,
+        60_000,
+      ),
+    ).toBeGreaterThanOrEqual(20);
+    expect(
+      await missingAcknowledged(warden, agentId, traffic.acknowledged, 120_000),
+      warden.output(),
+    ).toEqual([]);
+    // Exactly once in effect: a record the producer retried is one row after merging.
+    const clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
+    try {
+      const [counts] = await queryRows<{ rows: number; ids: number }>(
+        clickhouse,
+        `SELECT count() AS rows, uniqExact(interaction_id) AS ids FROM ${warden.database}.interactions FINAL WHERE agent_id = '${agentId}'`,
+      );
+      expect(Number(counts?.rows)).toBe(Number(counts?.ids));
+    } finally {
+      await clickhouse.close();
+    }
+  }, 300_000);
+
+  it('two of three brokers down: 503, never 200, until one returns', async () => {
+    process.kill(pids[1]!, 'SIGKILL');
+    process.kill(pids[2]!, 'SIGKILL');
+    const killedAt = Date.now();
+    const refusedBefore = traffic.refusals.get(503) ?? 0;
+    // A write needs two in-sync replicas: with one broker left, nothing sent now can be acknowledged.
+    await eventually(
+      async () => (traffic.refusals.get(503) ?? 0) - refusedBefore,
+      (n) => n >= 3,
+      60_000,
+    );
+    expect(acknowledgedSince(killedAt)).toBe(0);
+    await restart(1);
+    const back = await eventually(
+      async () => acknowledgedSince(killedAt),
+      (n) => n >= 10,
+      180_000,
+    );
+    expect(back, JSON.stringify([...traffic.refusals])).toBeGreaterThanOrEqual(10);
+    await restart(2);
+    expect(await eventually(liveBrokers, (n) => n === 3, 120_000)).toBe(3);
+    await traffic.stop();
+    expect(
+      await missingAcknowledged(warden, agentId, traffic.acknowledged, 120_000),
+      warden.output(),
+    ).toEqual([]);
+  }, 420_000);
+});
