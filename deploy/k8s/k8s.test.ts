@@ -5,7 +5,7 @@ import { repoRoot } from '@warden/shared/paths';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job } from 'kubernetes-models/batch/v1';
-import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,7 @@ const models: Record<string, { new (data: never): { validate(): void } }> = {
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
+  'networking.k8s.io/v1/Ingress': Ingress,
 };
 
 /** Throws with the schema's message when `o` is not a valid object of its kind. */
@@ -195,6 +196,25 @@ describe('deploy/k8s renders and validates against the Kubernetes schemas', () =
       (named(production, 'ConfigMap', 'warden-config')!.data as Record<string, string>)
         .WARDEN_TOPIC_PARTITIONS,
     ).toBe('12');
+    // The production entrance: TLS, to ingest's API port, admitting a whole 5 MiB batch.
+    const ingress = named(production, 'Ingress', 'warden')!;
+    const ingressSpec = ingress.spec as {
+      tls?: Array<{ secretName?: string }>;
+      rules: Array<{
+        http: { paths: Array<{ backend: { service: { name: string; port: { name: string } } } }> };
+      }>;
+    };
+    expect(ingressSpec.tls?.[0]?.secretName).toBeTruthy();
+    const backends = ingressSpec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service));
+    expect(backends).toEqual([{ name: 'ingest', port: { name: 'http' } }]);
+    const servicePorts = (named(production, 'Service', 'ingest')!.spec as { ports: Array<{ name: string }> })
+      .ports;
+    expect(servicePorts.map((p) => p.name)).toContain('http');
+    const bodySize = (ingress.metadata.annotations as Record<string, string>)[
+      'nginx.ingress.kubernetes.io/proxy-body-size'
+    ];
+    expect(Number(/^(\d+)m$/.exec(bodySize ?? '')?.[1])).toBeGreaterThan(5);
+
     const local = render(resolve(k8sDir, 'overlays/local'));
     expect(local.find((o) => o.kind === 'Namespace')?.metadata.labels).toMatchObject({
       'pod-security.kubernetes.io/enforce': 'restricted',
