@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { repoRoot } from '@warden/shared/paths';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -229,13 +229,20 @@ describe('deploy/k8s renders and validates against the Kubernetes schemas', () =
     );
     const scratch = mkdtempSync(join(tmpdir(), 'warden-k8s-'));
     try {
+      let base = relative(scratch, resolve(k8sDir, 'base'));
       const kustomization = (extra: string) =>
         writeFileSync(
           join(scratch, 'kustomization.yaml'),
-          `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [${resolve(k8sDir, 'base')}]\n${extra}`,
+          `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [${base}]\n${extra}`,
         );
       kustomization('');
       expect(render(scratch).length).toBeGreaterThan(10);
+      // A new registry without a new tag keeps the tag the base set, as kustomize does.
+      kustomization('images: [{name: warden, newName: registry.example.org/w}]\n');
+      const images = render(scratch).flatMap((o) =>
+        o.kind === 'Deployment' ? podOf(o).spec.containers.map((c) => c.image) : [],
+      );
+      expect(new Set(images)).toEqual(new Set(['registry.example.org/w:latest']));
       kustomization('commonLabels: {team: security}\n');
       expect(() => render(scratch)).toThrow(/fields this renderer does not implement: commonLabels/);
       kustomization(
@@ -246,6 +253,9 @@ describe('deploy/k8s renders and validates against the Kubernetes schemas', () =
         "patches:\n  - target: {kind: Deployment, name: ingest}\n    patch: '[{op: replace, path: /spec/replica, value: 1}]'\n",
       );
       expect(() => render(scratch)).toThrow();
+      base = resolve(k8sDir, 'base');
+      kustomization('');
+      expect(() => render(scratch)).toThrow(/is absolute; kustomize accepts relative paths only/);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

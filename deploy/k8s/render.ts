@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import jsonPatch, { type Operation } from 'fast-json-patch';
 import { parseAllDocuments } from 'yaml';
 
@@ -115,7 +115,9 @@ function transform(k: Kustomization, objects: K8sObject[], where: string): void 
       const pod = podSpecOf(o);
       for (const c of [...(pod?.containers ?? []), ...(pod?.initContainers ?? [])]) {
         if (!c.image || imageName(c.image) !== image.name) continue;
-        const tag = image.digest ? `@${image.digest}` : image.newTag ? `:${image.newTag}` : '';
+        // Without a new tag or digest the image keeps the one it had, as in kustomize.
+        const kept = c.image.slice(imageName(c.image).length);
+        const tag = image.digest ? `@${image.digest}` : image.newTag ? `:${image.newTag}` : kept;
         c.image = `${image.newName ?? image.name}${tag}`;
       }
     }
@@ -129,8 +131,12 @@ function transform(k: Kustomization, objects: K8sObject[], where: string): void 
   }
 }
 
-/** Adds a directory's or file's objects to `into`. */
-function load(path: string, into: K8sObject[]): void {
+/** Adds the objects of a directory or file, named relative to `dir`, to `into`. */
+function load(dir: string, entry: string, into: K8sObject[]): void {
+  // kustomize refuses absolute paths: a kustomization must render the same from any checkout.
+  if (isAbsolute(entry))
+    throw new Error(`${dir}: ${entry} is absolute; kustomize accepts relative paths only`);
+  const path = resolve(dir, entry);
   if (statSync(path).isDirectory()) into.push(...render(path));
   else into.push(...readObjects(path));
 }
@@ -142,10 +148,14 @@ function load(path: string, into: K8sObject[]): void {
 export function render(dir: string, extraComponents: string[] = []): K8sObject[] {
   const k = readKustomization(dir, 'Kustomization');
   const objects: K8sObject[] = [];
-  for (const resource of k.resources ?? []) load(resolve(dir, resource), objects);
-  for (const componentDir of [...(k.components ?? []).map((c) => resolve(dir, c)), ...extraComponents]) {
+  for (const resource of k.resources ?? []) load(dir, resource, objects);
+  const listed = (k.components ?? []).map((c) => {
+    if (isAbsolute(c)) throw new Error(`${dir}: ${c} is absolute; kustomize accepts relative paths only`);
+    return resolve(dir, c);
+  });
+  for (const componentDir of [...listed, ...extraComponents]) {
     const component = readKustomization(componentDir, 'Component');
-    for (const resource of component.resources ?? []) load(resolve(componentDir, resource), objects);
+    for (const resource of component.resources ?? []) load(componentDir, resource, objects);
     transform(component, objects, componentDir);
   }
   transform(k, objects, dir);
