@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` runs pure logic next to the code it pins; `integration` runs test/ against real
- * Kafka, ClickHouse and Redis, which its global setup finds or starts (see test/global-setup.ts).
+ * Two projects: `unit` runs pure logic next to the code it pins, and the offline checks of deploy/k8s;
+ * `integration` runs test/ against real Kafka, ClickHouse and Redis, which its global setup finds or
+ * starts (see test/global-setup.ts).
  */
 export default defineConfig({
   test: {
@@ -10,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'services/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'deploy/**/*.test.ts'],
           testTimeout: 10_000,
         },
       },

@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { repoRoot } from '@warden/shared/paths';
 
 /**
- * docker-compose.yml is closed by default: no data store answers beyond the host, Redis and
- * ClickHouse need a password and every service is given it, and the one public port is ingest's API.
+ * docker-compose.yml is closed by default: no data store answers beyond the host, Redis, ClickHouse
+ * and PostgreSQL need a password and every service is given it, and the one public port is ingest's
+ * API. It also runs every service the repository has.
  * No Docker engine is needed: the file is read as Compose reads it (YAML with merge keys, then
  * `${VAR}` interpolation from the environment).
  */
@@ -23,6 +24,9 @@ interface Service {
   ports?: Array<string | number | PortObject>;
   networks?: string[] | Record<string, unknown>;
   network_mode?: string;
+  volumes?: string[];
+  healthcheck?: { test?: string | string[] };
+  depends_on?: Record<string, { condition?: string }>;
 }
 interface ComposeFile {
   services: Record<string, Service>;
@@ -60,7 +64,11 @@ function loadCompose(env: Record<string, string>): ComposeFile {
   return interpolated(parse(composeText, { merge: true }), env) as ComposeFile;
 }
 
-const secrets = { REDIS_PASSWORD: 'redis-test-secret', CLICKHOUSE_PASSWORD: 'clickhouse-test-secret' };
+const secrets = {
+  REDIS_PASSWORD: 'redis-test-secret',
+  CLICKHOUSE_PASSWORD: 'clickhouse-test-secret',
+  POSTGRES_PASSWORD: 'postgres-test-secret',
+};
 
 const environmentOf = (service: Service): Record<string, string> => {
   const env = service.environment ?? {};
@@ -94,7 +102,7 @@ describe('docker-compose.yml', () => {
 
   it('has the data stores this check is about', () => {
     expect(stores.map(([name]) => name).sort()).toEqual(
-      expect.arrayContaining(['clickhouse', 'kafka', 'redis']),
+      expect.arrayContaining(['clickhouse', 'kafka', 'postgres', 'redis']),
     );
   });
 
@@ -154,6 +162,40 @@ describe('docker-compose.yml', () => {
         secrets.CLICKHOUSE_PASSWORD,
       );
       expect(url.hostname).toBe('clickhouse');
+    }
+  });
+
+  it('gives PostgreSQL a password, a volume and a healthcheck, and DATABASE_URL carries the password', () => {
+    const postgres = compose.services.postgres!;
+    const server = environmentOf(postgres);
+    expect(server.POSTGRES_USER).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
+    expect(server.POSTGRES_PASSWORD).toBe(secrets.POSTGRES_PASSWORD);
+    expect(postgres.volumes?.some((v) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
+    expect(String(postgres.healthcheck?.test)).toMatch(/pg_isready/);
+    expect(compose.services.init!.depends_on?.postgres?.condition).toBe('service_healthy');
+    const users = services.filter(([, s]) => environmentOf(s).DATABASE_URL !== undefined);
+    expect(users.map(([name]) => name).sort()).toEqual(['ingest', 'init']);
+    for (const [name, service] of users) {
+      const url = new URL(environmentOf(service).DATABASE_URL!);
+      expect(url.protocol).toBe('postgres:');
+      expect(decodeURIComponent(url.username), `${name} DATABASE_URL user`).toBe(server.POSTGRES_USER);
+      expect(decodeURIComponent(url.password), `${name} DATABASE_URL password`).toBe(
+        secrets.POSTGRES_PASSWORD,
+      );
+      expect(url.hostname).toBe('postgres');
+      expect(url.pathname).toBe(`/${server.POSTGRES_DB}`);
+    }
+  });
+
+  it('runs every service in services/ (the CLI as init), each from its own main.ts', () => {
+    const serviceDirs = readdirSync(resolve(repoRoot, 'services')).filter((dir) =>
+      existsSync(resolve(repoRoot, 'services', dir, 'src/main.ts')),
+    );
+    expect(serviceDirs).toEqual(expect.arrayContaining(['cli', 'detector', 'ingest', 'sink']));
+    for (const dir of serviceDirs) {
+      const name = dir === 'cli' ? 'init' : dir;
+      expect(compose.services[name], `services/${dir} has no compose service "${name}"`).toBeDefined();
+      expect(commandOf(compose.services[name]!).join(' ')).toContain(`services/${dir}/src/main.ts`);
     }
   });
 
