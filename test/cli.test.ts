@@ -22,13 +22,14 @@ describe('warden CLI', () => {
     const res = warden(['stack', 'status', '--json']);
     expect(res.status).toBe(0);
     const status = JSON.parse(res.stdout);
-    for (const part of ['kafka', 'clickhouse', 'redis']) {
+    for (const part of ['kafka', 'clickhouse', 'redis', 'postgres']) {
       expect(status[part].endpoint).toBeTruthy();
       expect(status[part].healthy).toBe(true);
       expect(status[part].owner).toBeTruthy();
     }
     expect(status.clickhouse.endpoint).toMatch(/^http:\/\//);
     expect(status.redis.endpoint).toMatch(/^redis:\/\//);
+    expect(status.postgres.endpoint).toMatch(/^postgres(ql)?:\/\//);
   });
 
   it('migrate is idempotent', async () => {

@@ -60,7 +60,11 @@ function loadCompose(env: Record<string, string>): ComposeFile {
   return interpolated(parse(composeText, { merge: true }), env) as ComposeFile;
 }
 
-const secrets = { REDIS_PASSWORD: 'redis-test-secret', CLICKHOUSE_PASSWORD: 'clickhouse-test-secret' };
+const secrets = {
+  REDIS_PASSWORD: 'redis-test-secret',
+  CLICKHOUSE_PASSWORD: 'clickhouse-test-secret',
+  POSTGRES_PASSWORD: 'postgres-test-secret',
+};
 
 const environmentOf = (service: Service): Record<string, string> => {
   const env = service.environment ?? {};
@@ -94,7 +98,7 @@ describe('docker-compose.yml', () => {
 
   it('has the data stores this check is about', () => {
     expect(stores.map(([name]) => name).sort()).toEqual(
-      expect.arrayContaining(['clickhouse', 'kafka', 'redis']),
+      expect.arrayContaining(['clickhouse', 'kafka', 'redis', 'postgres']),
     );
   });
 
@@ -154,6 +158,22 @@ describe('docker-compose.yml', () => {
         secrets.CLICKHOUSE_PASSWORD,
       );
       expect(url.hostname).toBe('clickhouse');
+    }
+  });
+
+  it('gives PostgreSQL a password, and DATABASE_URL carries it to init and the services', () => {
+    const server = environmentOf(compose.services.postgres!);
+    expect(server.POSTGRES_PASSWORD).toBe(secrets.POSTGRES_PASSWORD);
+    const users = services.filter(([, s]) => environmentOf(s).DATABASE_URL !== undefined);
+    expect(users.map(([name]) => name)).toEqual(expect.arrayContaining(['init', 'ingest']));
+    for (const [name, service] of users) {
+      const url = new URL(environmentOf(service).DATABASE_URL!);
+      expect(decodeURIComponent(url.username), `${name} DATABASE_URL user`).toBe(server.POSTGRES_USER);
+      expect(decodeURIComponent(url.password), `${name} DATABASE_URL password`).toBe(
+        secrets.POSTGRES_PASSWORD,
+      );
+      expect(url.hostname).toBe('postgres');
+      expect(url.pathname).toBe(`/${server.POSTGRES_DB}`);
     }
   });
 

@@ -4,10 +4,11 @@ import { loadStackConfig, stackDefaults, type StackConfig } from '@warden/shared
 import { clickhouseHealthy, startClickhouse, waitForClickhouse } from './clickhouse';
 import { kafkaHealthy, kafkaVersion, startKafka, waitForKafka } from './kafka';
 import { isAlive, stopProcess } from './process';
+import { noPostgresError, postgresHealthy, waitForPostgres } from './postgres';
 import { redisHealthy, startRedis, waitForRedis } from './redis';
 
-export type PartName = 'kafka' | 'clickhouse' | 'redis';
-export const partNames: PartName[] = ['kafka', 'clickhouse', 'redis'];
+export type PartName = 'kafka' | 'clickhouse' | 'redis' | 'postgres';
+export const partNames: PartName[] = ['kafka', 'clickhouse', 'redis', 'postgres'];
 
 /** Who is responsible for a part: `warden` started it (and `down` stops it); the others are left alone. */
 export type Owner = 'warden' | 'environment' | 'already-running' | 'none';
@@ -37,12 +38,14 @@ const envVar: Record<PartName, string> = {
   kafka: 'KAFKA_BROKERS',
   clickhouse: 'CLICKHOUSE_URL',
   redis: 'REDIS_URL',
+  postgres: 'DATABASE_URL',
 };
 
 const defaultEndpoint: Record<PartName, string> = {
   kafka: stackDefaults.kafkaBrokers,
   clickhouse: stackDefaults.clickhouseUrl,
   redis: stackDefaults.redisUrl,
+  postgres: stackDefaults.databaseUrl,
 };
 
 const stateFile = (dir: string) => resolve(dir, 'state.json');
@@ -63,18 +66,21 @@ function writeState(dir: string, state: State): void {
   if (state.kafka) endpoints.kafkaBrokers = state.kafka.endpoint;
   if (state.clickhouse) endpoints.clickhouseUrl = state.clickhouse.endpoint;
   if (state.redis) endpoints.redisUrl = state.redis.endpoint;
+  if (state.postgres) endpoints.databaseUrl = state.postgres.endpoint;
   writeFileSync(endpointsFile(dir), JSON.stringify(endpoints, null, 2) + '\n');
 }
 
 function healthy(part: PartName, endpoint: string): Promise<boolean> {
   if (part === 'kafka') return kafkaHealthy(endpoint.split(','));
   if (part === 'clickhouse') return clickhouseHealthy(endpoint);
+  if (part === 'postgres') return postgresHealthy(endpoint);
   return redisHealthy(endpoint);
 }
 
 function waitHealthy(part: PartName, endpoint: string): Promise<void> {
   if (part === 'kafka') return waitForKafka(endpoint.split(','));
   if (part === 'clickhouse') return waitForClickhouse(endpoint);
+  if (part === 'postgres') return waitForPostgres(endpoint);
   return waitForRedis(endpoint);
 }
 
@@ -92,6 +98,7 @@ interface Plan {
 function configuredEndpoint(part: PartName, { configured }: StackConfig): string | undefined {
   if (part === 'kafka') return configured.kafkaBrokers?.join(',');
   if (part === 'clickhouse') return configured.clickhouseUrl;
+  if (part === 'postgres') return configured.databaseUrl;
   return configured.redisUrl;
 }
 
@@ -133,6 +140,14 @@ async function planPart(
       pid: startClickhouse(ports.clickhouse, say),
       action: 'started',
     };
+  }
+  if (part === 'postgres') {
+    // The machine's own server on 5432 (CI and development machines run one as a service); the
+    // stack creates its database and never stops it.
+    const endpoint = defaultEndpoint.postgres;
+    if (await postgresHealthy(endpoint))
+      return { part, endpoint, owner: 'already-running', action: 'reused' };
+    throw noPostgresError(endpoint);
   }
   // Redis: the machine's own server on 6379 when it answers, else one of ours on a project port.
   if (await redisHealthy(defaultEndpoint.redis)) {
