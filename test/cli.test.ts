@@ -1,15 +1,25 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { repoRoot } from '@warden/shared/paths';
 import { endpoints, uniqueName } from './support/pipeline';
+import { testPostgres, type TestPostgres } from './support/postgres';
+
+/** The suite's own PostgreSQL database: `keys` and `migrate` write there, never to `warden`. */
+let db: TestPostgres;
+beforeAll(async () => {
+  db = await testPostgres();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 /** The `warden` command as a user runs it: the package's bin, the file `npx warden` runs. */
 function warden(args: string[], input?: string) {
   const res = spawnSync(process.execPath, [resolve(repoRoot, 'node_modules/.bin/warden'), ...args], {
     cwd: repoRoot,
-    env: process.env,
+    env: { ...process.env, DATABASE_URL: db.url },
     input,
     encoding: 'utf8',
     timeout: 60_000,
@@ -48,7 +58,7 @@ describe('warden CLI', () => {
     }
   });
 
-  it('keys create --json, list, rotate and revoke', () => {
+  it('keys create --json, list, rotate and revoke', async () => {
     const account = uniqueName('cli-acct');
     const created = warden([
       'keys',
@@ -69,6 +79,9 @@ describe('warden CLI', () => {
       scopes: ['ingest', 'analytics:read'],
     });
     expect(key.key).toMatch(/^wdn_live_[A-Za-z0-9]{38}$/);
+    // Written to PostgreSQL, the system of record.
+    const stored = await db.pool.query('SELECT project_id, scopes FROM api_keys WHERE id = $1', [key.keyId]);
+    expect(stored.rows).toEqual([{ project_id: account, scopes: ['ingest', 'analytics:read'] }]);
 
     const list = warden(['keys', 'list', '--account', account, '--json']);
     expect(list.status).toBe(0);

@@ -10,5 +10,6 @@ export { ensureExecutable } from './stack/prerequisites';
 export { stopProcess, waitUntil } from './stack/process';
 export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';
+export { withKeyStore } from './commands/keys';
 export { replayRange } from './replay/replay';
 export { formatTable } from './table';

@@ -10,19 +10,24 @@ import {
 } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicSpecs } from '@warden/shared/kafka/topics';
+import { KeyStore, PostgresKeys } from '@warden/shared/keys/index';
 import { createPostgres, ensureDatabase } from '@warden/shared/postgres/client';
 import { migratePostgres } from '@warden/shared/postgres/migrate';
+import { connectRedis } from './keys';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-/** ClickHouse's migrations, then PostgreSQL's (the control plane). */
+/**
+ * ClickHouse's migrations, then PostgreSQL's (the control plane), then the keys and accounts that
+ * exist only in Redis (from before PostgreSQL was the store) are carried into PostgreSQL.
+ */
 export async function runMigrate(opts: { database?: string } = {}): Promise<void> {
   await migrateClickhouse(opts);
   await migrateControlPlane();
 }
 
 async function migrateControlPlane(): Promise<void> {
-  const { databaseUrl } = loadEndpoints();
+  const { databaseUrl, redisUrl } = loadEndpoints();
   const where = redactUrl(databaseUrl);
   const pool = createPostgres({ url: databaseUrl, max: 1 });
   try {
@@ -32,6 +37,17 @@ async function migrateControlPlane(): Promise<void> {
       `migrate: PostgreSQL ${where} is up to date ` +
         `(${result.applied.length} applied now, ${result.alreadyApplied} before)`,
     );
+    const redis = await connectRedis(redisUrl);
+    try {
+      const store = new KeyStore({ redis, source: new PostgresKeys(pool, 'migrate') });
+      const carried = await store.importCachedRecords();
+      if (carried.keys + carried.projects > 0)
+        say(
+          `migrate: carried ${carried.keys} keys and ${carried.projects} projects from Redis into PostgreSQL`,
+        );
+    } finally {
+      redis.disconnect();
+    }
   } catch (err) {
     throw new Error(
       `migration against PostgreSQL ${where} failed: ${(err as Error).message}. ` +
