@@ -1,7 +1,19 @@
 import { inTransaction, type PostgresClient, type PostgresPool } from '../postgres/client';
 import type { Tier, TierLimits } from './tiers';
 import { isTier } from './tiers';
-import { SCOPES, type Account, type KeyRecord, type Scope } from './store';
+import { KeysError, SCOPES, type Account, type KeyRecord, type Scope } from './store';
+
+export interface ProjectListing {
+  projectId: string;
+  name: string;
+  tier: Tier;
+  organisationId?: string;
+  organisation?: string;
+  limits?: Partial<TierLimits>;
+  createdAt: string;
+  /** Keys not revoked (expired ones included until they are). */
+  activeKeys: number;
+}
 
 /** Who a change is recorded against in the audit log: `cli`, `user:<id>`, `key:<id>`. */
 export type Actor = string;
@@ -105,6 +117,71 @@ export class PostgresKeys {
       return account;
     };
     return client ? run(client) : inTransaction(this.pool, run);
+  }
+
+  /** A new project (refused when the id is taken), optionally in an organisation. */
+  createProject(input: {
+    accountId: string;
+    tier: Tier;
+    name?: string;
+    organisationId?: string;
+    limits?: Partial<TierLimits>;
+  }): Promise<Account> {
+    return inTransaction(this.pool, async (c) => {
+      const { rows } = await c.query<ProjectRow>(
+        `INSERT INTO projects (id, organisation_id, name, tier, limits) VALUES ($1, $2, $3, $4, $5::jsonb)
+         ON CONFLICT (id) DO NOTHING RETURNING ${PROJECT_COLUMNS}`,
+        [
+          input.accountId,
+          input.organisationId ?? null,
+          input.name ?? input.accountId,
+          input.tier,
+          JSON.stringify(input.limits ?? {}),
+        ],
+      );
+      if (!rows[0]) {
+        throw new KeysError('CONFLICT', `A project with the id "${input.accountId}" exists already.`);
+      }
+      const account = accountFromRow(rows[0]);
+      await this.audit(c, 'project.created', account.accountId, account.accountId, {
+        tier: account.tier,
+        name: input.name ?? input.accountId,
+      });
+      return account;
+    });
+  }
+
+  /** Projects with their organisation and number of keys, optionally of one organisation. */
+  async listProjects(organisationId?: string): Promise<ProjectListing[]> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      name: string;
+      tier: string;
+      limits: Partial<TierLimits>;
+      organisation_id: string | null;
+      organisation: string | null;
+      created_at: Date;
+      keys: string;
+    }>(
+      `SELECT p.id, p.name, p.tier, p.limits, p.organisation_id, o.name AS organisation, p.created_at,
+              (SELECT count(*) FROM api_keys k WHERE k.project_id = p.id AND k.revoked_at IS NULL) AS keys
+       FROM projects p LEFT JOIN organisations o ON o.id = p.organisation_id
+       WHERE $1::text IS NULL OR p.organisation_id = $1 ORDER BY p.created_at, p.id`,
+      [organisationId ?? null],
+    );
+    return rows.map((row) => {
+      const listing: ProjectListing = {
+        projectId: row.id,
+        name: row.name,
+        tier: isTier(row.tier) ? row.tier : 'free',
+        createdAt: row.created_at.toISOString(),
+        activeKeys: Number(row.keys),
+      };
+      if (row.organisation_id) listing.organisationId = row.organisation_id;
+      if (row.organisation) listing.organisation = row.organisation;
+      if (Object.keys(row.limits).length > 0) listing.limits = row.limits;
+      return listing;
+    });
   }
 
   /** The project (created or moved to the tier) and the new key, in one transaction. */

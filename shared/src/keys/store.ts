@@ -269,6 +269,23 @@ export class KeyStore {
     return accountFromHash(results.at(-1) as Record<string, string>) as Account;
   }
 
+  /** A new project in PostgreSQL (refused when the id is taken), cached and announced like any account. */
+  async createProject(input: {
+    accountId: string;
+    tier: Tier;
+    name?: string;
+    organisationId?: string;
+    limits?: Partial<TierLimits>;
+  }): Promise<Account> {
+    if (!this.source) throw new Error('Projects are created in PostgreSQL: give the KeyStore its source.');
+    assertAccountId(input.accountId);
+    if (input.limits) resolveLimits(input.tier, input.limits);
+    const account = await this.source.createProject(input);
+    await this.cacheAccount(account);
+    await this.announce({ kind: 'account', accountId: account.accountId });
+    return account;
+  }
+
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
     assertAccountId(input.accountId);
     if (input.tier !== undefined && !isTier(input.tier)) {

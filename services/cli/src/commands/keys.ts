@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
 import { loadEndpoints, redactUrl } from '@warden/shared/config';
-import { createPostgres } from '@warden/shared/postgres/client';
+import { createPostgres, type PostgresPool } from '@warden/shared/postgres/client';
 import {
   KeyStore,
   PostgresKeys,
@@ -29,26 +29,38 @@ export async function connectRedis(redisUrl: string): Promise<Redis> {
   return redis;
 }
 
-/**
- * The key store as the CLI uses it: PostgreSQL (DATABASE_URL) is written first and is the record,
- * Redis (REDIS_URL) is the cache every ingest process reads and the channel that announces changes.
- */
-export async function withKeyStore<T>(fn: (store: KeyStore) => Promise<T>): Promise<T> {
-  const { redisUrl, databaseUrl } = loadEndpoints();
-  const redis = await connectRedis(redisUrl);
+/** A pool on a migrated control-plane database for one CLI command, or an error saying how to get one. */
+export async function connectPostgres(databaseUrl: string): Promise<PostgresPool> {
   const pool = createPostgres({ url: databaseUrl, max: 2 });
   try {
     await pool.query('SELECT 1 FROM api_keys LIMIT 0');
   } catch (err) {
-    redis.disconnect();
     await pool.end();
     throw new Error(
       `cannot use PostgreSQL at ${redactUrl(databaseUrl)} (${(err as Error).message}). Run \`npx warden migrate\` (after \`npx warden stack up\`), or set DATABASE_URL.`,
       { cause: err },
     );
   }
+  return pool;
+}
+
+/**
+ * The key store as the CLI uses it: PostgreSQL (DATABASE_URL) is written first and is the record,
+ * Redis (REDIS_URL) is the cache every ingest process reads and the channel that announces changes.
+ */
+export async function withKeyStore<T>(fn: (store: KeyStore, source: PostgresKeys) => Promise<T>): Promise<T> {
+  const { redisUrl, databaseUrl } = loadEndpoints();
+  const redis = await connectRedis(redisUrl);
+  let pool: PostgresPool;
   try {
-    return await fn(new KeyStore({ redis, source: new PostgresKeys(pool, 'cli') }));
+    pool = await connectPostgres(databaseUrl);
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+  try {
+    const source = new PostgresKeys(pool, 'cli');
+    return await fn(new KeyStore({ redis, source }), source);
   } finally {
     redis.disconnect();
     await pool.end();
