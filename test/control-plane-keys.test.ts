@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { redisGuards, type RedisGuards } from '@warden/ingest';
-import { KeyAuthenticator, KeyStore, PostgresKeys, hashKey } from '@warden/shared/keys/index';
+import { KeyAuthenticator, KeyStore, PostgresKeys, generateApiKey, hashKey } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
 import { createPostgres } from '@warden/shared/postgres/client';
 import { ensureTestTopics, postJson, startIngest, type RunningIngest } from './support/pipeline';
@@ -144,6 +144,35 @@ describe('keys in PostgreSQL, cached in Redis', () => {
       }
     } finally {
       for (const auth of auths) await auth.stop();
+    }
+  });
+
+  it('a key the process holds is answered without asking PostgreSQL or Redis (the hot path)', async () => {
+    const created = await store.createKey({ accountId: 'hot', tier: 'business', scopes: ['ingest'] });
+    const pool = createPostgres({ url: db.url });
+    const queries = vi.spyOn(pool, 'query');
+    const commandRedis = connect();
+    const commands = vi.spyOn(commandRedis, 'sendCommand');
+    const auth = new KeyAuthenticator({ redis: commandRedis, prefix, source: new PostgresKeys(pool) });
+    try {
+      await auth.start();
+      expect(queries.mock.calls.length).toBeGreaterThan(0); // the full load at start
+      const [pgBefore, redisBefore, lookupsBefore] = [
+        queries.mock.calls.length,
+        commands.mock.calls.length,
+        auth.stats().lookups,
+      ];
+      for (let i = 0; i < 1000; i++) expect((await auth.authenticate(created.key)).ok).toBe(true);
+      expect(queries.mock.calls.length).toBe(pgBefore);
+      expect(commands.mock.calls.length).toBe(redisBefore);
+      expect(auth.stats().lookups).toBe(lookupsBefore);
+      // The spies do see traffic: a key nobody holds costs one lookup in each store.
+      expect(await auth.authenticate(generateApiKey())).toMatchObject({ ok: false, reason: 'unknown' });
+      expect(commands.mock.calls.length).toBeGreaterThan(redisBefore);
+      expect(queries.mock.calls.length).toBeGreaterThan(pgBefore);
+    } finally {
+      await auth.stop();
+      await pool.end();
     }
   });
 
