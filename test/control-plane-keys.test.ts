@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { redisGuards, type RedisGuards } from '@warden/ingest';
-import { KeyAuthenticator, KeyStore, PostgresKeys, generateApiKey, hashKey } from '@warden/shared/keys/index';
+import {
+  KeyAuthenticator,
+  KeyStore,
+  KeyUsageRecorder,
+  PostgresKeys,
+  generateApiKey,
+  hashKey,
+} from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
 import { createPostgres } from '@warden/shared/postgres/client';
 import { ensureTestTopics, postJson, startIngest, type RunningIngest } from './support/pipeline';
@@ -174,6 +181,33 @@ describe('keys in PostgreSQL, cached in Redis', () => {
       await auth.stop();
       await pool.end();
     }
+  });
+
+  it('usage per key per day is counted in PostgreSQL and survives FLUSHALL', async () => {
+    const created = await store.createKey({ accountId: 'usage', tier: 'free', scopes: ['ingest'] });
+    const usage = new KeyUsageRecorder({
+      redis,
+      prefix,
+      source: new PostgresKeys(db.pool),
+      flushIntervalMs: 60_000,
+    });
+    usage.recordUsage(created.keyId, 3);
+    usage.recordUsage(created.keyId);
+    // A key PostgreSQL does not know (Redis-only, before `warden migrate`) does not fail the others.
+    usage.recordUsage('key_00000000000000000000', 5);
+    await usage.flush();
+    usage.recordUsage(created.keyId, 2);
+    await usage.stop();
+
+    const { rows } = await db.pool.query<{ day: string; requests: string }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, requests FROM key_usage WHERE key_id = $1`,
+      [created.keyId],
+    );
+    expect(rows).toEqual([{ day: new Date().toISOString().slice(0, 10), requests: '6' }]);
+    await redis.flushall();
+    const [listed] = await store.listKeys('usage');
+    expect(listed).toMatchObject({ keyId: created.keyId, usage: { today: 6, total: 6 } });
+    expect(Date.parse(listed!.usage.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('while PostgreSQL is down, cached keys keep working and keys nobody holds get "unavailable" (503), not 401', async () => {

@@ -60,13 +60,15 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
   const { redis, logger, prefix } = opts;
   const onError = (during: string) => (err: unknown) =>
     logger.warn({ err, during }, 'Redis-backed guard degraded');
+  const source = opts.postgres ? { source: new PostgresKeys(opts.postgres, 'ingest') } : {};
   const auth = new KeyAuthenticator({
     redis,
     prefix,
-    ...(opts.postgres ? { source: new PostgresKeys(opts.postgres, 'ingest') } : {}),
+    ...source,
     onError: (err, during) => onError(during)(err),
   });
-  const usage = new KeyUsageRecorder({ redis, prefix, onError: onError('usage') });
+  // With PostgreSQL, usage counts go there (once a second per process, never per request).
+  const usage = new KeyUsageRecorder({ redis, prefix, ...source, onError: onError('usage') });
   const sharedLimiter = new RateLimiter({
     redis,
     prefix,

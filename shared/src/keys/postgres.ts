@@ -238,6 +238,64 @@ export class PostgresKeys {
     return rows.map((row) => ({ record: keyFromRow(row), tier: isTier(row.tier) ? row.tier : undefined }));
   }
 
+  /**
+   * Adds request counts to each key's row for `day` (UTC, YYYY-MM-DD) and moves `last_used_at`
+   * forward, in one statement. Keys PostgreSQL does not know (Redis-only, before `warden migrate`)
+   * are skipped rather than failing the others.
+   */
+  async addUsage(counts: Map<string, { count: number; lastUsedAt: number }>, day: string): Promise<void> {
+    if (counts.size === 0) return;
+    const ids: string[] = [];
+    const ns: number[] = [];
+    const lastUsed: Date[] = [];
+    for (const [keyId, { count, lastUsedAt }] of counts) {
+      ids.push(keyId);
+      ns.push(count);
+      lastUsed.push(new Date(lastUsedAt));
+    }
+    await this.pool.query(
+      `WITH u AS (
+         SELECT u.key_id, u.n, u.last_used FROM unnest($1::text[], $2::bigint[], $3::timestamptz[]) AS u(key_id, n, last_used)
+         WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = u.key_id)
+       ), counted AS (
+         INSERT INTO key_usage (key_id, day, requests) SELECT key_id, $4::date, n FROM u
+         ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + EXCLUDED.requests
+       )
+       UPDATE api_keys k SET last_used_at = GREATEST(k.last_used_at, u.last_used) FROM u WHERE k.id = u.key_id`,
+      [ids, ns, lastUsed, day],
+    );
+  }
+
+  /** Usage of keys: requests on `day`, in total, and when last used. */
+  async usageOf(
+    keyIds: string[],
+    day: string,
+  ): Promise<Map<string, { today: number; total: number; lastUsedAt?: number }>> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      today: string;
+      total: string;
+      last_used_at: Date | null;
+    }>(
+      `SELECT k.id, k.last_used_at,
+              COALESCE(SUM(u.requests) FILTER (WHERE u.day = $2::date), 0) AS today,
+              COALESCE(SUM(u.requests), 0) AS total
+       FROM api_keys k LEFT JOIN key_usage u ON u.key_id = k.id
+       WHERE k.id = ANY($1::text[]) GROUP BY k.id`,
+      [keyIds, day],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          today: Number(row.today),
+          total: Number(row.total),
+          ...(row.last_used_at ? { lastUsedAt: row.last_used_at.getTime() } : {}),
+        },
+      ]),
+    );
+  }
+
   /** Every key and project: what an ingest process loads at start and every refresh interval. */
   async loadAll(): Promise<{ keys: KeyRecord[]; accounts: Account[] }> {
     const [keys, projects] = await Promise.all([

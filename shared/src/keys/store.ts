@@ -419,18 +419,13 @@ export class KeyStore {
     if (accountId !== undefined) assertAccountId(accountId);
     const rows = this.source ? await this.source.listKeys(accountId) : await this.cachedListing(accountId);
     if (rows.length === 0) return [];
-    const today = `d:${usageDay()}`;
-    const pipeline = this.redis.pipeline();
-    for (const { record } of rows)
-      pipeline.hmget(this.keyspace.usage(record.keyId), today, 'total', 'lastUsedAt');
-    const usages = (await exec(pipeline)) as (string | null)[][];
+    const usages = await this.usageOf(rows.map((r) => r.record.keyId));
 
     const now = Date.now();
     return rows
       .map((row, i) => ({ ...row, usage: usages[i]! }))
       .sort((a, b) => a.record.createdAt - b.record.createdAt || a.record.keyId.localeCompare(b.record.keyId))
       .map(({ record, usage, tier }) => {
-        const [day, total, lastUsedAt] = usage;
         const listing: KeyListing = {
           keyId: record.keyId,
           accountId: record.accountId,
@@ -439,15 +434,31 @@ export class KeyStore {
           hint: record.hint,
           status: keyStatus(record, now),
           createdAt: iso(record.createdAt),
-          usage: { today: Number(day ?? 0), total: Number(total ?? 0) },
+          usage: { today: usage.today, total: usage.total },
         };
         if (record.name) listing.name = record.name;
         if (record.expiresAt !== undefined) listing.expiresAt = iso(record.expiresAt);
         if (record.revokedAt !== undefined) listing.revokedAt = iso(record.revokedAt);
         if (record.replacedBy) listing.replacedBy = record.replacedBy;
-        if (lastUsedAt) listing.usage.lastUsedAt = iso(Number(lastUsedAt));
+        if (usage.lastUsedAt !== undefined) listing.usage.lastUsedAt = iso(usage.lastUsedAt);
         return listing;
       });
+  }
+
+  /** Usage per key, in order: from PostgreSQL when it is the store (see usage.ts), else Redis. */
+  private async usageOf(keyIds: string[]): Promise<{ today: number; total: number; lastUsedAt?: number }[]> {
+    if (this.source) {
+      const byId = await this.source.usageOf(keyIds, usageDay());
+      return keyIds.map((id) => byId.get(id) ?? { today: 0, total: 0 });
+    }
+    const today = `d:${usageDay()}`;
+    const pipeline = this.redis.pipeline();
+    for (const id of keyIds) pipeline.hmget(this.keyspace.usage(id), today, 'total', 'lastUsedAt');
+    return ((await exec(pipeline)) as (string | null)[][]).map(([day, total, lastUsedAt]) => ({
+      today: Number(day ?? 0),
+      total: Number(total ?? 0),
+      ...(lastUsedAt ? { lastUsedAt: Number(lastUsedAt) } : {}),
+    }));
   }
 
   private async cachedListing(accountId?: string): Promise<{ record: KeyRecord; tier: Tier | undefined }[]> {
