@@ -11,7 +11,8 @@ import {
 } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
 import { createPostgres } from '@warden/shared/postgres/client';
-import { ensureTestTopics, postJson, startIngest, type RunningIngest } from './support/pipeline';
+import { endpoints, ensureTestTopics, postJson, startIngest, type RunningIngest } from './support/pipeline';
+import { freePort, runService } from './support/processes';
 import { testPostgres, type TestPostgres } from './support/postgres';
 import { pollUntil, startPrivateRedis, testPrefix, type PrivateRedis } from './support/redis-namespace';
 
@@ -129,6 +130,57 @@ describe('keys in PostgreSQL, cached in Redis', () => {
       }
     }
   });
+
+  it('the real ingest process, restarted after FLUSHALL, answers 200 for an existing key within 5 s', async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const api = `http://127.0.0.1:${port}`;
+    const env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WARDEN_INGEST_METRICS_PORT: String(metricsPort),
+      KAFKA_BROKERS: endpoints().kafkaBrokers.join(','),
+      REDIS_URL: privateRedis.url,
+      DATABASE_URL: db.url,
+    };
+    // The service uses the default key namespace: this suite's own Redis holds nothing else.
+    const served = new KeyStore({ redis, source: new PostgresKeys(db.pool, 'test') });
+    const key = await served.createKey({ accountId: 'process', scopes: ['ingest'] });
+    const post = () =>
+      fetch(`${api}/api/v1/telemetry/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` },
+        body: JSON.stringify(record),
+      }).then(
+        (r) => r.status,
+        () => 0,
+      );
+    const healthy = () =>
+      pollUntil(
+        () =>
+          fetch(`${api}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        (ok) => ok,
+        60_000,
+        100,
+      );
+    let ingest = runService('ingest', env);
+    try {
+      expect((await healthy()).value).toBe(true);
+      expect((await pollUntil(post, (status) => status === 200, 10_000, 100)).value).toBe(200);
+      await ingest.stop();
+
+      await redis.flushall();
+      ingest = runService('ingest', env);
+      expect((await healthy()).value).toBe(true);
+      const { value, elapsedMs } = await pollUntil(post, (status) => status === 200, 5000, 100);
+      expect(value).toBe(200);
+      expect(elapsedMs).toBeLessThan(5000);
+    } finally {
+      await ingest.stop();
+    }
+  }, 120_000);
 
   it('a revocation after FLUSHALL reaches every process within 5 s', async () => {
     const created = await store.createKey({ accountId: 'revoke', tier: 'free', scopes: ['ingest'] });

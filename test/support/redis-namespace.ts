@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { Redis, type RedisOptions } from 'ioredis';
+import { freePort } from './processes';
 
 /**
  * Each suite works under its own random key prefix on the shared Redis and deletes only its own
@@ -71,14 +71,7 @@ export interface PrivateRedis {
  * FLUSHALL (the shared server's databases belong to everyone).
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await new Promise<number>((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
-  });
+  const port = await freePort();
   const child = spawn(
     'redis-server',
     ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
