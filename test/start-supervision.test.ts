@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
 import { createKafka } from '@warden/shared/kafka/client';
 import { topicNames } from '@warden/shared/kafka/topics';
+import { hashKey } from '@warden/shared/keys/index';
 import { repoRoot } from '@warden/shared/paths';
 import { services } from '@warden/cli';
 import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
+import { testPostgres, type TestPostgres } from './support/postgres';
 
 const freePort = () =>
   new Promise<number>((done) => {
@@ -39,7 +41,7 @@ function servicePid(parent: number, name: string): number | undefined {
 /**
  * Issue #25: under `warden start`, a service killed with SIGKILL is started again within 10 s, and no
  * record ingest acknowledged meanwhile is missing from ClickHouse. The product runs as a user runs it
- * (the CLI's `start`), on this run's own topics, database, consumer groups and state directory.
+ * (the CLI's `start`), on this run's own topics, databases, consumer groups and state directory.
  */
 describe('warden start supervises its services', () => {
   const database = uniqueName('warden_test_start');
@@ -51,6 +53,8 @@ describe('warden start supervises its services', () => {
   let start: ChildProcess;
   let output = '';
   let clickhouse: ClickHouseClient;
+  /** Its own control-plane database, which `warden start` migrates (the demo key goes there). */
+  let controlPlane: TestPostgres;
   let key = '';
   /** Ids ingest answered 200 for, with the time each request was sent. */
   const acknowledged: { id: string; sentAt: number }[] = [];
@@ -89,6 +93,7 @@ describe('warden start supervises its services', () => {
   beforeAll(async () => {
     port = await freePort();
     clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
+    controlPlane = await testPostgres({ migrate: false });
     start = spawn(
       process.execPath,
       ['--import', 'tsx', resolve(repoRoot, 'services/cli/src/main.ts'), 'start'],
@@ -101,6 +106,7 @@ describe('warden start supervises its services', () => {
           WARDEN_DETECTOR_METRICS_PORT: '0',
           WARDEN_SINK_METRICS_PORT: '0',
           CLICKHOUSE_DATABASE: database,
+          DATABASE_URL: controlPlane.url,
           WARDEN_DETECTOR_GROUP: uniqueName('warden-test-start-detector'),
           WARDEN_SINK_GROUP: uniqueName('warden-test-start-sink'),
           WARDEN_TOPIC_PREFIX: topicPrefix,
@@ -121,6 +127,11 @@ describe('warden start supervises its services', () => {
     expect(running, output).toContain('Warden is running');
     key = /Demo key\s+(\S+)/.exec(output)?.[1] ?? '';
     expect(key).toMatch(/^wdn_/);
+    // `warden start` migrated the control plane and keeps the demo key's hash there.
+    const demo = await controlPlane.pool.query('SELECT project_id FROM api_keys WHERE hash = $1', [
+      hashKey(key),
+    ]);
+    expect(demo.rows).toEqual([{ project_id: 'demo' }]);
     // Wait until the consumers have joined and a record makes it through.
     const probe = await eventually(
       async () => {
@@ -158,6 +169,7 @@ describe('warden start supervises its services', () => {
     await admin.deleteTopics({ topics: Object.values(topicNames(topicPrefix)) });
     await admin.disconnect();
     await clickhouse?.close();
+    await controlPlane?.drop();
     rmSync(stateDir, { recursive: true, force: true });
   });
 
