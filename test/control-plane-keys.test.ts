@@ -14,7 +14,13 @@ import { createPostgres } from '@warden/shared/postgres/client';
 import { endpoints, ensureTestTopics, postJson, startIngest, type RunningIngest } from './support/pipeline';
 import { freePort, runService } from './support/processes';
 import { testPostgres, type TestPostgres } from './support/postgres';
-import { pollUntil, startPrivateRedis, testPrefix, type PrivateRedis } from './support/redis-namespace';
+import {
+  pollUntil,
+  startPrivateRedis,
+  testPrefix,
+  unreachableRedis,
+  type PrivateRedis,
+} from './support/redis-namespace';
 
 const quiet = createLogger('test');
 quiet.level = 'silent';
@@ -293,6 +299,17 @@ describe('keys in PostgreSQL, cached in Redis', () => {
       await auth.stop();
       await deadPool.end();
     }
+  });
+
+  it('while Redis is down, a key the process does not hold is read from PostgreSQL', async () => {
+    const created = await store.createKey({ accountId: 'redisdown', tier: 'free', scopes: ['ingest'] });
+    const down = unreachableRedis();
+    clients.push(down);
+    const withRecord = new KeyAuthenticator({ redis: down, prefix, source: new PostgresKeys(db.pool) });
+    expect(await withRecord.authenticate(created.key)).toMatchObject({ ok: true, keyId: created.keyId });
+    // Without PostgreSQL nothing could tell: "unavailable" (503), never 401.
+    const cacheOnly = new KeyAuthenticator({ redis: down, prefix });
+    expect(await cacheOnly.authenticate(created.key)).toMatchObject({ ok: false, reason: 'unavailable' });
   });
 
   it('warden migrate carries keys that exist only in Redis into PostgreSQL, once', async () => {

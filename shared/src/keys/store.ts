@@ -350,13 +350,23 @@ export class KeyStore {
    * else (with a source) from PostgreSQL, put back into Redis for the next process that asks.
    */
   async findByHash(hash: string): Promise<{ record: KeyRecord; account: Account | undefined } | undefined> {
-    const keyId = await this.redis.get(this.keyspace.keyByHash(hash));
-    const cached = keyId ? await this.loadWithAccount(keyId) : undefined;
+    let cached: { record: KeyRecord; account: Account | undefined } | undefined;
+    try {
+      const keyId = await this.redis.get(this.keyspace.keyByHash(hash));
+      cached = keyId ? await this.loadWithAccount(keyId) : undefined;
+    } catch (error) {
+      // Redis failing is no reason to refuse a key the record holds: ask PostgreSQL, cache nothing.
+      if (!this.source) throw error;
+      return this.source.findByHash(hash);
+    }
     if (cached || !this.source) return cached;
     const found = await this.source.findByHash(hash);
     if (found) {
-      if (found.account) await this.cacheAccount(found.account);
-      await this.cacheKey(found.record);
+      // Best effort: the answer stands whether or not Redis takes the copy.
+      await Promise.all([
+        found.account ? this.cacheAccount(found.account) : undefined,
+        this.cacheKey(found.record),
+      ]).catch(() => undefined);
     }
     return found;
   }
