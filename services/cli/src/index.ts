@@ -8,6 +8,7 @@ export { startClickhouse, waitForClickhouse } from './stack/clickhouse';
 export { startKafka, waitForKafka } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
 export { stopProcess, waitUntil } from './stack/process';
+export { startPostgres, waitForPostgres } from './stack/postgres';
 export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';
 export { withKeyStore } from './commands/keys';

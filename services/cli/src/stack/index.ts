@@ -4,7 +4,7 @@ import { loadStackConfig, stackDefaults, type StackConfig } from '@warden/shared
 import { clickhouseHealthy, startClickhouse, waitForClickhouse } from './clickhouse';
 import { kafkaHealthy, kafkaVersion, startKafka, waitForKafka } from './kafka';
 import { isAlive, stopProcess } from './process';
-import { noPostgresError, postgresHealthy, waitForPostgres } from './postgres';
+import { postgresHealthy, startPostgres, waitForPostgres } from './postgres';
 import { redisHealthy, startRedis, waitForRedis } from './redis';
 
 export type PartName = 'kafka' | 'clickhouse' | 'redis' | 'postgres';
@@ -32,6 +32,7 @@ const ports = {
   kafka: { broker: 19092, controller: 19093 },
   clickhouse: { http: 18123, tcp: 19000 },
   redisFallback: 16379,
+  postgresFallback: 15432,
 };
 
 const envVar: Record<PartName, string> = {
@@ -142,12 +143,22 @@ async function planPart(
     };
   }
   if (part === 'postgres') {
-    // The machine's own server on 5432 (CI and development machines run one as a service); the
-    // stack creates its database and never stops it.
+    // The machine's own server on 5432 when it answers (the stack creates its database and never
+    // stops it), else Debian's run as a plain process under .stack/ on a project port.
     const endpoint = defaultEndpoint.postgres;
     if (await postgresHealthy(endpoint))
       return { part, endpoint, owner: 'already-running', action: 'reused' };
-    throw noPostgresError(endpoint);
+    const own = `postgres://postgres@127.0.0.1:${ports.postgresFallback}/warden`;
+    if (await postgresHealthy(own))
+      return { part, endpoint: own, owner: 'already-running', action: 'reused' };
+    say(`starting PostgreSQL on ${own}…`);
+    return {
+      part,
+      endpoint: own,
+      owner: 'warden',
+      pid: startPostgres(ports.postgresFallback, say),
+      action: 'started',
+    };
   }
   // Redis: the machine's own server on 6379 when it answers, else one of ours on a project port.
   if (await redisHealthy(defaultEndpoint.redis)) {
