@@ -8,13 +8,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { Redis } from 'ioredis';
 import { loadEndpoints, loadIngestConfig } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicNames } from '@warden/shared/kafka/topics';
-import { KeyStore } from '@warden/shared/keys/index';
 import { repoRoot } from '@warden/shared/paths';
-import { nodeFlags, runMigrate, serviceArgs, stackUp, waitUntil } from '@warden/cli';
+import { nodeFlags, runMigrate, serviceArgs, stackUp, waitUntil, withKeyStore } from '@warden/cli';
 import {
   closedLoop,
   fixedRate,
@@ -82,6 +80,7 @@ Object.assign(process.env, {
   KAFKA_BROKERS: status.kafka.endpoint,
   CLICKHOUSE_URL: status.clickhouse.endpoint,
   REDIS_URL: status.redis.endpoint,
+  DATABASE_URL: status.postgres.endpoint,
 });
 const endpoints = loadEndpoints();
 await runMigrate();
@@ -92,16 +91,18 @@ const admin = createKafka({ brokers: endpoints.kafkaBrokers, clientId: 'bench-in
 await admin.connect();
 await ensureTopics(admin, { prefix: topicPrefix });
 
-const redis = new Redis(endpoints.redisUrl);
-const created = await new KeyStore({ redis }).createKey({
-  accountId: `bench-${Date.now()}`,
-  tier: 'enterprise',
-  scopes: ['ingest'],
-  name: 'bench:ingest',
-  // The bench measures the pipeline, not the limiter's refusals: a limit it never reaches.
-  limits: { ratePerMinute: 100_000_000, burst: 10_000_000, agentLimit: 1000 },
-});
-redis.disconnect();
+// Created as `warden keys create` does (PostgreSQL, then the Redis cache): ingest authenticates it
+// from its own cache, never asking PostgreSQL per request.
+const created = await withKeyStore((store) =>
+  store.createKey({
+    accountId: `bench-${Date.now()}`,
+    tier: 'enterprise',
+    scopes: ['ingest'],
+    name: 'bench:ingest',
+    // The bench measures the pipeline, not the limiter's refusals: a limit it never reaches.
+    limits: { ratePerMinute: 100_000_000, burst: 10_000_000, agentLimit: 1000 },
+  }),
+);
 
 const wardenPort = 18480;
 const basePort = 18481;

@@ -6,13 +6,8 @@ import { startKafkaCluster, stopProcess, type KafkaPorts } from '@warden/cli';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { createKafka } from '@warden/shared/kafka/client';
 import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
-import {
-  freePort,
-  missingAcknowledged,
-  startWarden,
-  steadyTraffic,
-  type RunningWarden,
-} from './support/warden-start';
+import { freePort } from './support/processes';
+import { missingAcknowledged, startWarden, steadyTraffic, type RunningWarden } from './support/warden-start';
 
 /**
  * Issue #25: Warden on a Kafka cluster of three KRaft brokers (this run's own, on free ports), as

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore } from '@warden/shared/keys/index';
+import { KeyStore, PostgresKeys } from '@warden/shared/keys/index';
 import { eventually, privateTopics, uniqueName } from './support/pipeline';
-import { runService, type ServiceProcess } from './support/processes';
-import { freePort } from './support/warden-start';
+import { freePort, runService, type ServiceProcess } from './support/processes';
+import { testPostgres, type TestPostgres } from './support/postgres';
+import { startPrivateRedis, type PrivateRedis } from './support/redis-namespace';
 
 /**
  * Issue #25: a free-tier key (burst 200, 100/min) flooding two ingest processes with 1,000 concurrent
@@ -14,31 +14,21 @@ import { freePort } from './support/warden-start';
  */
 describe('rate limits under a flood, over two ingest processes', () => {
   const { prefix } = privateTopics('flood');
-  let redisServer: ChildProcess;
+  let redisServer: PrivateRedis;
   let redis: Redis;
+  let controlPlane: TestPostgres;
   const ingests: { process: ServiceProcess; url: string }[] = [];
   const keys: string[] = [];
 
   beforeAll(async () => {
-    const redisPort = await freePort();
-    redisServer = spawn(
-      'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'].concat([
-        '--enable-debug-command',
-        'yes',
-      ]),
-      { stdio: 'ignore' },
-    );
-    const redisUrl = `redis://127.0.0.1:${redisPort}`;
-    redis = new Redis(redisUrl, { lazyConnect: true, retryStrategy: () => 100 });
+    // DEBUG SLEEP slows it down in the second test.
+    redisServer = await startPrivateRedis(['--enable-debug-command', 'yes']);
+    const redisUrl = redisServer.url;
+    redis = new Redis(redisUrl);
     redis.on('error', () => undefined);
-    await eventually(
-      () => redis.ping().catch(() => 'no'),
-      (pong) => pong === 'PONG',
-      10_000,
-    );
     // Keys exist before ingest starts: each process loads them into its cache at start.
-    const store = new KeyStore({ redis });
+    controlPlane = await testPostgres();
+    const store = new KeyStore({ redis, source: new PostgresKeys(controlPlane.pool, 'test') });
     for (let i = 0; i < 2; i++)
       keys.push((await store.createKey({ accountId: uniqueName('flood'), tier: 'free' })).key);
     for (let i = 0; i < 2; i++) {
@@ -47,6 +37,7 @@ describe('rate limits under a flood, over two ingest processes', () => {
         process: runService('ingest', {
           PORT: String(port),
           REDIS_URL: redisUrl,
+          DATABASE_URL: controlPlane.url,
           WARDEN_TOPIC_PREFIX: prefix,
           WARDEN_INGEST_METRICS_PORT: '0',
         }),
@@ -67,7 +58,8 @@ describe('rate limits under a flood, over two ingest processes', () => {
   afterAll(async () => {
     await Promise.all(ingests.map((i) => i.process.stop()));
     redis?.disconnect();
-    redisServer?.kill('SIGTERM');
+    await redisServer?.stop();
+    await controlPlane?.drop();
   });
 
   /** 1,000 requests at once, alternating between the two processes; the count of each status. */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '@warden/shared/keys/index';
 import { services } from '@warden/cli';
 import { eventually, uniqueName } from './support/pipeline';
 import { missingAcknowledged, startWarden, steadyTraffic, type RunningWarden } from './support/warden-start';
@@ -35,6 +36,11 @@ describe('warden start supervises its services', () => {
 
   beforeAll(async () => {
     warden = await startWarden();
+    // `warden start` migrated its own control-plane database and keeps the demo key's hash there.
+    const demo = await warden.controlPlane.pool.query('SELECT project_id FROM api_keys WHERE hash = $1', [
+      hashKey(warden.key),
+    ]);
+    expect(demo.rows).toEqual([{ project_id: 'demo' }]);
     // Wait until the consumers have joined and a record makes it through.
     const probe = await eventually(
       async () => {

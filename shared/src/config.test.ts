@@ -35,6 +35,7 @@ describe('config', () => {
       kafkaBrokers: ['127.0.0.1:19092'],
       clickhouseUrl: 'http://127.0.0.1:18123',
       redisUrl: 'redis://127.0.0.1:6379',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/warden',
     });
     expect(loadStackConfig(noStack)).toMatchObject({ noInstall: false, configured: {} });
   });
@@ -132,11 +133,17 @@ describe('config', () => {
       ...noStack,
       CLICKHOUSE_URL: 'http://warden:ch-s3cret@clickhouse:8123',
       REDIS_URL: 'redis://:r3d-s3cret@redis:6379',
+      DATABASE_URL: 'postgres://warden:pg-s3cret@postgres:5432/warden',
     };
     expect(loadEndpoints(env)).toMatchObject({
       clickhouseUrl: 'http://warden:ch-s3cret@clickhouse:8123',
       redisUrl: 'redis://:r3d-s3cret@redis:6379',
+      databaseUrl: 'postgres://warden:pg-s3cret@postgres:5432/warden',
     });
+    expect(redactUrl(env.DATABASE_URL)).toBe('postgres://warden:***@postgres:5432/warden');
+    expect(() => loadEndpoints({ ...noStack, DATABASE_URL: 'mysql://db/warden' })).toThrow(
+      /DATABASE_URL must use postgres: or postgresql:/,
+    );
     expect(redactUrl(env.CLICKHOUSE_URL)).toBe('http://warden:***@clickhouse:8123');
     expect(redactUrl(env.REDIS_URL)).toBe('redis://:***@redis:6379');
     expect(redactUrl('redis://:p@ss@redis:6379/0')).toBe('redis://:***@redis:6379/0');

@@ -12,12 +12,15 @@ export const stackDefaults = {
   kafkaBrokers: '127.0.0.1:19092',
   clickhouseUrl: 'http://127.0.0.1:18123',
   redisUrl: 'redis://127.0.0.1:6379',
+  databaseUrl: 'postgres://postgres@127.0.0.1:5432/warden',
 } as const;
 
 export interface Endpoints {
   kafkaBrokers: string[];
   clickhouseUrl: string;
   redisUrl: string;
+  /** PostgreSQL, the control plane's system of record (projects, keys, users, audit log). */
+  databaseUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -91,20 +94,24 @@ function parseUrl(name: string, raw: string, example: string, protocols: string[
 const clickhouseUrl = (raw: string) =>
   parseUrl('CLICKHOUSE_URL', raw, stackDefaults.clickhouseUrl, ['http:', 'https:']);
 const redisUrl = (raw: string) => parseUrl('REDIS_URL', raw, stackDefaults.redisUrl, ['redis:', 'rediss:']);
+const databaseUrl = (raw: string) =>
+  parseUrl('DATABASE_URL', raw, stackDefaults.databaseUrl, ['postgres:', 'postgresql:']);
 
-/** The endpoints the environment names (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL), validated. */
+/** The endpoints the environment names (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL, DATABASE_URL), validated. */
 function configuredEndpoints(env: Env): Partial<Endpoints> {
   const brokers = env.KAFKA_BROKERS?.trim();
   const clickhouse = env.CLICKHOUSE_URL?.trim();
   const redis = env.REDIS_URL?.trim();
+  const database = env.DATABASE_URL?.trim();
   return {
     ...(brokers ? { kafkaBrokers: parseBrokers(brokers) } : {}),
     ...(clickhouse ? { clickhouseUrl: clickhouseUrl(clickhouse) } : {}),
     ...(redis ? { redisUrl: redisUrl(redis) } : {}),
+    ...(database ? { databaseUrl: databaseUrl(database) } : {}),
   };
 }
 
-/** Kafka, ClickHouse and Redis: environment first, then the local stack, then its default ports. */
+/** Kafka, ClickHouse, Redis and PostgreSQL: environment first, then the local stack, then its default ports. */
 export function loadEndpoints(env: Env = process.env): Endpoints {
   const configured = configuredEndpoints(env);
   const local = stackEndpoints(stackDir(env));
@@ -113,6 +120,7 @@ export function loadEndpoints(env: Env = process.env): Endpoints {
     clickhouseUrl:
       configured.clickhouseUrl ?? clickhouseUrl(local.clickhouseUrl || stackDefaults.clickhouseUrl),
     redisUrl: configured.redisUrl ?? redisUrl(local.redisUrl || stackDefaults.redisUrl),
+    databaseUrl: configured.databaseUrl ?? databaseUrl(local.databaseUrl || stackDefaults.databaseUrl),
   };
 }
 

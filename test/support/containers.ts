@@ -17,11 +17,11 @@ export async function dockerAvailable(): Promise<boolean> {
 }
 
 export interface ContainerStack {
-  env: { KAFKA_BROKERS: string; CLICKHOUSE_URL: string; REDIS_URL: string };
+  env: { KAFKA_BROKERS: string; CLICKHOUSE_URL: string; REDIS_URL: string; DATABASE_URL: string };
   stop(): Promise<void>;
 }
 
-/** The same three parts as docker-compose.yml, started by testcontainers with fixed host ports for Kafka. */
+/** The same four stores as docker-compose.yml, started by testcontainers with fixed host ports for Kafka. */
 export async function startContainers(): Promise<ContainerStack> {
   const { GenericContainer, Wait } = await import('testcontainers');
   const kafkaPort = 29092;
@@ -53,11 +53,18 @@ export async function startContainers(): Promise<ContainerStack> {
     started.push(clickhouse);
     const redis = await new GenericContainer('redis:7-alpine').withExposedPorts(6379).start();
     started.push(redis);
+    const postgres = await new GenericContainer('postgres:16-alpine')
+      .withExposedPorts(5432)
+      .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust', POSTGRES_DB: 'warden' })
+      .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+      .start();
+    started.push(postgres);
     return {
       env: {
         KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
         CLICKHOUSE_URL: `http://${clickhouse.getHost()}:${clickhouse.getMappedPort(8123)}`,
         REDIS_URL: `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`,
+        DATABASE_URL: `postgres://postgres@${postgres.getHost()}:${postgres.getMappedPort(5432)}/warden`,
       },
       stop: async () => {
         await Promise.all(started.map((c) => c.stop()));

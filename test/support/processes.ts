@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { repoRoot } from '@warden/shared/paths';
 import { serviceArgs, type ServiceName } from '@warden/cli';
 
@@ -29,3 +30,12 @@ export function runService(name: ServiceName, env: Record<string, string>): Serv
     },
   };
 }
+
+/** A TCP port free on 127.0.0.1 right now (for a server a test starts). */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });

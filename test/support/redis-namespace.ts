@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
 import { afterAll } from 'vitest';
+import { freePort } from './processes';
 
 /**
  * Each suite works under its own random key prefix on the shared Redis and deletes only its own
@@ -72,4 +74,48 @@ export async function pollUntil<T>(
     value = await read();
   }
   return { value, elapsedMs: Date.now() - start };
+}
+
+export interface PrivateRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A redis-server of the suite's own on a free port, nothing saved: the one place a test may
+ * FLUSHALL (the shared server's databases belong to everyone), or slow the server down.
+ */
+export async function startPrivateRedis(extraArgs: string[] = []): Promise<PrivateRedis> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', ...extraArgs],
+    { stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const url = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  const { value } = await pollUntil(
+    () =>
+      probe.connect().then(
+        () => probe.ping(),
+        () => 'down',
+      ),
+    (reply) => reply === 'PONG',
+    10_000,
+    50,
+  );
+  probe.disconnect();
+  if (value !== 'PONG') {
+    child.kill('SIGKILL');
+    throw new Error(`redis-server on port ${port} did not answer within 10 s`);
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
@@ -8,21 +7,16 @@ import { createKafka } from '@warden/shared/kafka/client';
 import { topicNames } from '@warden/shared/kafka/topics';
 import { repoRoot } from '@warden/shared/paths';
 import { endpoints, eventually, queryRows, uniqueName } from './pipeline';
-
-export const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
+import { testPostgres, type TestPostgres } from './postgres';
+import { freePort } from './processes';
 
 export interface RunningWarden {
   /** The `warden start` process (its children are the services). */
   pid: number;
   port: number;
-  /** Its ClickHouse database and Kafka topics. */
+  /** Its ClickHouse database, Kafka topics and control-plane (PostgreSQL) database. */
   database: string;
+  controlPlane: TestPostgres;
   topics: ReturnType<typeof topicNames>;
   /** The demo key `start` printed. */
   key: string;
@@ -47,6 +41,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
   const port = await freePort();
   const brokers = env.KAFKA_BROKERS?.split(',') ?? endpoints().kafkaBrokers;
   // Generous: dropping a database a sink has just written to can take a while on a busy server.
+  const controlPlane = await testPostgres({ migrate: false });
   const clickhouse = createClickhouse({ url: endpoints().clickhouseUrl, requestTimeoutMs: 120_000 });
   const child = spawn(
     process.execPath,
@@ -60,6 +55,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
         WARDEN_DETECTOR_METRICS_PORT: '0',
         WARDEN_SINK_METRICS_PORT: '0',
         CLICKHOUSE_DATABASE: database,
+        DATABASE_URL: controlPlane.url,
         WARDEN_DETECTOR_GROUP: uniqueName('warden-test-start-detector'),
         WARDEN_SINK_GROUP: uniqueName('warden-test-start-sink'),
         WARDEN_TOPIC_PREFIX: topicPrefix,
@@ -83,6 +79,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
         30_000,
       );
     }
+    await controlPlane.drop();
     await clickhouse.command({ query: `DROP DATABASE IF EXISTS ${database}` });
     await clickhouse.close();
     const admin = createKafka({ brokers, clientId: 'warden-test' }).admin();
@@ -128,6 +125,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
     pid: child.pid!,
     port,
     database,
+    controlPlane,
     topics: topicNames(topicPrefix),
     key,
     output: () => output,

@@ -1,8 +1,14 @@
 import type { Redis } from 'ioredis';
 import { AgentRegistry, AgentRegistryUnavailableError } from '@warden/shared/agents/index';
 import { IdempotencyStore } from '@warden/shared/idempotency/index';
-import { KeyAuthenticator, KeyUsageRecorder, presentedKeyFromHeaders } from '@warden/shared/keys/index';
+import {
+  KeyAuthenticator,
+  KeyUsageRecorder,
+  PostgresKeys,
+  presentedKeyFromHeaders,
+} from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
+import type { PostgresPool } from '@warden/shared/postgres/client';
 import { Counter, type Registry } from '@warden/shared/metrics';
 import {
   AddressLimiter,
@@ -19,6 +25,11 @@ import type { Guards, IdempotencyScope } from './guards';
 
 export interface RedisGuardsOptions {
   redis: Redis;
+  /**
+   * The control plane's store: keys Redis does not hold are read from it (and cached again), and
+   * the key cache's full reload reads it. Never asked per request for a key this process holds.
+   */
+  postgres?: PostgresPool;
   logger: Logger;
   metrics?: Registry;
   /** Namespace of every Redis key (tests isolate themselves with a random one). */
@@ -50,8 +61,15 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
   const { redis, logger, prefix } = opts;
   const onError = (during: string) => (err: unknown) =>
     logger.warn({ err, during }, 'Redis-backed guard degraded');
-  const auth = new KeyAuthenticator({ redis, prefix, onError: (err, during) => onError(during)(err) });
-  const usage = new KeyUsageRecorder({ redis, prefix, onError: onError('usage') });
+  const source = opts.postgres ? { source: new PostgresKeys(opts.postgres, 'ingest') } : {};
+  const auth = new KeyAuthenticator({
+    redis,
+    prefix,
+    ...source,
+    onError: (err, during) => onError(during)(err),
+  });
+  // With PostgreSQL, usage counts go there (once a second per process, never per request).
+  const usage = new KeyUsageRecorder({ redis, prefix, ...source, onError: onError('usage') });
   const sharedLimiter = new RateLimiter({
     redis,
     prefix,

@@ -4,6 +4,7 @@ import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
 import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
 import { serveMetrics } from '@warden/shared/metrics-server';
+import { createPostgres } from '@warden/shared/postgres/client';
 import { onShutdown } from '@warden/shared/shutdown';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
@@ -60,7 +61,9 @@ const redis = new Redis(endpoints.redisUrl, {
   enableAutoPipelining: true,
 });
 redis.on('error', (err) => log.warn({ err: err.message }, 'Redis error'));
-const guards = redisGuards({ redis, logger: log, metrics });
+// PostgreSQL is asked only for keys neither this process nor Redis holds, and by the 30 s reload.
+const postgres = createPostgres({ url: endpoints.databaseUrl, max: 2 });
+const guards = redisGuards({ redis, postgres, logger: log, metrics });
 await redis.connect().catch((err: unknown) => log.warn({ err }, 'Redis not reachable yet'));
 await guards
   .start()
@@ -91,4 +94,5 @@ onShutdown(log, async () => {
   await writer.close();
   await guards.stop();
   redis.disconnect();
+  await postgres.end();
 });

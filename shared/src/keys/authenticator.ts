@@ -1,14 +1,7 @@
 import type { Redis } from 'ioredis';
 import { hashKey, isWellFormedKey } from './format';
-import {
-  KeyStore,
-  keyRecordFromHash,
-  accountFromHash,
-  type Account,
-  type KeyChange,
-  type KeyRecord,
-  type Scope,
-} from './store';
+import type { PostgresKeys } from './postgres';
+import { KeyStore, type Account, type KeyChange, type KeyRecord, type Scope } from './store';
 import { hasApiAccess, resolveLimits, type Tier, type TierLimits } from './tiers';
 
 export type AuthFailureReason =
@@ -37,6 +30,11 @@ export interface KeyAuthenticatorOptions {
   /** Commands (lookups, refresh). A second connection is duplicated from it for pub/sub. */
   redis: Redis;
   prefix?: string;
+  /**
+   * The system of record. With it, a key missing from Redis is looked up here (and cached again),
+   * and the full reload reads here, falling back to Redis while PostgreSQL is down.
+   */
+  source?: PostgresKeys;
   /** Safety-net full reload, in case a change message was lost. Default 30 s. */
   refreshIntervalMs?: number;
   /** How long "no such key" is remembered. Create messages clear it early. Default 5 s. */
@@ -92,8 +90,11 @@ export function evaluateKey(record: KeyRecord, account: Account | undefined, now
  *   revocation reaches every process within milliseconds (well inside the 5 s promise);
  * - a full reload every 30 s and after every subscriber reconnect covers lost messages;
  * - versions on records keep a slow full reload from overwriting a newer change;
- * - a key not in the cache costs one lookup (concurrent misses for the same key share it), and a
- *   miss is remembered briefly in a bounded negative cache, so garbage keys cannot hammer Redis.
+ * - a key not in the cache costs one lookup (concurrent misses for the same key share it): Redis,
+ *   then PostgreSQL when Redis does not have it (lost in a restart or FLUSHALL); a miss is
+ *   remembered briefly in a bounded negative cache, so garbage keys cannot hammer either store;
+ * - with PostgreSQL as the source, the full reload reads it (so a process started after Redis lost
+ *   its keys knows them all); while PostgreSQL is down it reads Redis, and nothing held is dropped.
  * Expiry is evaluated per request against the record, so a rotated key stops at its grace end
  * without any message.
  */
@@ -116,7 +117,7 @@ export class KeyAuthenticator {
 
   constructor(options: KeyAuthenticatorOptions) {
     this.redis = options.redis;
-    this.store = new KeyStore({ redis: options.redis, prefix: options.prefix });
+    this.store = new KeyStore({ redis: options.redis, prefix: options.prefix, source: options.source });
     this.refreshIntervalMs = options.refreshIntervalMs ?? 30_000;
     this.negativeTtlMs = options.negativeTtlMs ?? 5_000;
     this.negativeMaxEntries = options.negativeMaxEntries ?? 10_000;
@@ -198,10 +199,12 @@ export class KeyAuthenticator {
       this.negative.delete(hash);
     }
     this.counters.misses++;
-    // A connection known to be down would queue or fail the lookup: answer at once instead.
-    if (DOWN.has(this.redis.status)) return authFailure('unavailable');
+    // A connection known to be down would queue or fail the lookup: ask PostgreSQL alone, or, without
+    // it, answer at once instead.
+    const redisDown = DOWN.has(this.redis.status);
+    if (redisDown && !this.store.source) return authFailure('unavailable');
     try {
-      await this.lookup(hash);
+      await this.lookup(hash, redisDown);
     } catch (error) {
       this.onError(error, 'lookup');
       return authFailure('unavailable');
@@ -227,12 +230,15 @@ export class KeyAuthenticator {
     return evaluateKey(record, this.accounts.get(record.accountId));
   }
 
-  private lookup(hash: string): Promise<void> {
+  private lookup(hash: string, redisDown: boolean): Promise<void> {
     let pending = this.inflight.get(hash);
     if (!pending) {
       pending = (async () => {
         this.counters.lookups++;
-        const found = await this.store.findByHash(hash);
+        const found =
+          redisDown && this.store.source
+            ? await this.store.source.findByHash(hash)
+            : await this.store.findByHash(hash);
         if (found) this.merge(found.record, found.account);
         else this.rememberUnknown(hash);
       })().finally(() => this.inflight.delete(hash));
@@ -293,34 +299,23 @@ export class KeyAuthenticator {
     }
   }
 
+  /**
+   * Merges every key and account: from PostgreSQL when it is the store (Redis may have lost
+   * records), else, or while PostgreSQL is down, from the Redis cache. Never drops what is held, so
+   * cached keys keep working through an outage of either.
+   */
   private async loadAll(): Promise<void> {
     this.counters.refreshes++;
-    const keyspace = this.store.keyspace;
-    const accountIds = new Set<string>();
-    let cursor = '0';
-    do {
-      const [next, ids] = await this.redis.sscan(keyspace.allKeys, cursor, 'COUNT', this.refreshBatchSize);
-      cursor = next;
-      if (ids.length === 0) continue;
-      const pipeline = this.redis.pipeline();
-      for (const id of ids) pipeline.hgetall(keyspace.key(id));
-      for (const [error, fields] of (await pipeline.exec()) ?? []) {
-        if (error) throw error;
-        const record = keyRecordFromHash(fields as Record<string, string>);
-        if (!record) continue;
-        this.merge(record, undefined);
-        accountIds.add(record.accountId);
-      }
-    } while (cursor !== '0');
-
-    const ids = [...accountIds];
-    for (let i = 0; i < ids.length; i += this.refreshBatchSize) {
-      const pipeline = this.redis.pipeline();
-      for (const id of ids.slice(i, i + this.refreshBatchSize)) pipeline.hgetall(keyspace.account(id));
-      for (const [error, fields] of (await pipeline.exec()) ?? []) {
-        if (error) throw error;
-        this.merge(undefined, accountFromHash(fields as Record<string, string>));
+    let all: { keys: KeyRecord[]; accounts: Account[] } | undefined;
+    if (this.store.source) {
+      try {
+        all = await this.store.source.loadAll();
+      } catch (error) {
+        this.onError(error, 'refresh from PostgreSQL');
       }
     }
+    all ??= await this.store.cachedRecords(this.refreshBatchSize);
+    for (const record of all.keys) this.merge(record, undefined);
+    for (const account of all.accounts) this.merge(undefined, account);
   }
 }

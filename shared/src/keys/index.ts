@@ -42,3 +42,4 @@ export {
   type KeyAuthenticatorOptions,
 } from './authenticator';
 export { KeyUsageRecorder, type KeyUsageRecorderOptions } from './usage';
+export { PostgresKeys, type Actor, type ProjectListing } from './postgres';

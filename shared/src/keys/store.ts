@@ -1,13 +1,18 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import ms from 'ms';
 import { generateApiKey, hashKey, keyHint, randomBase62 } from './format';
+import type { PostgresKeys } from './postgres';
 import { isTier, resolveLimits, type Tier, type TierLimits } from './tiers';
 
 /**
- * Accounts and API key records in Redis. Only the SHA-256 of a key is stored; the key itself is
- * returned once, by `createKey`/`rotateKey`. Every change bumps the record's `version` and is
- * announced on the changes channel so each `KeyAuthenticator` can refresh its cache within
- * milliseconds (see authenticator.ts).
+ * Accounts (projects) and API key records. With `source` (PostgreSQL, what every deployment runs)
+ * each change is written there first and then put whole into Redis, which is only a cache: a
+ * record missing from Redis (after a restart or FLUSHALL) is read from PostgreSQL and cached again
+ * on its first lookup. Without `source` Redis is the only store (tests of the data plane that need
+ * no control plane). Only the SHA-256 of a key is stored; the key itself is returned once, by
+ * `createKey`/`rotateKey`. Every change bumps the record's `version` and is announced on the
+ * changes channel so each `KeyAuthenticator` can refresh its cache within milliseconds (see
+ * authenticator.ts).
  *
  * Layout (P = prefix, default `warden:`):
  *   P key:<keyId>           HASH  keyId accountId hash scopes createdAt [expiresAt] [revokedAt] [name] hint [replacedBy] version
@@ -100,6 +105,8 @@ export interface KeyStoreOptions {
   redis: Redis;
   /** Namespace for every Redis key and the changes channel. Default `warden:`. */
   prefix?: string;
+  /** The system of record; Redis then only caches it. */
+  source?: PostgresKeys;
 }
 
 export interface CreateKeyInput {
@@ -226,20 +233,33 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class KeyStore {
   readonly redis: Redis;
   readonly keyspace: KeysKeyspace;
+  readonly source: PostgresKeys | undefined;
 
   constructor(options: KeyStoreOptions) {
     this.redis = options.redis;
     this.keyspace = keysKeyspace(options.prefix);
+    this.source = options.source;
   }
 
+  /** The account as cached in Redis, else (with a source) as stored in PostgreSQL, cached again. */
   async getAccount(accountId: string): Promise<Account | undefined> {
-    return accountFromHash(await this.redis.hgetall(this.keyspace.account(accountId)));
+    const cached = accountFromHash(await this.redis.hgetall(this.keyspace.account(accountId)));
+    if (cached || !this.source) return cached;
+    const account = await this.source.getProject(accountId);
+    if (account) await this.cacheAccount(account);
+    return account;
   }
 
   /** Creates the account or changes its tier/limits; announces the change to every authenticator. */
   async setAccount(input: { accountId: string; tier: Tier; limits?: Partial<TierLimits> }): Promise<Account> {
     assertAccountId(input.accountId);
     if (input.limits) resolveLimits(input.tier, input.limits);
+    if (this.source) {
+      const account = await this.source.upsertProject(input);
+      await this.cacheAccount(account);
+      await this.announce({ kind: 'account', accountId: account.accountId });
+      return account;
+    }
     const key = this.keyspace.account(input.accountId);
     const tx = this.redis.multi();
     this.queueAccountUpsert(tx, input.accountId, input.tier, input.limits);
@@ -247,6 +267,23 @@ export class KeyStore {
     const results = await exec(tx);
     await this.announce({ kind: 'account', accountId: input.accountId });
     return accountFromHash(results.at(-1) as Record<string, string>) as Account;
+  }
+
+  /** A new project in PostgreSQL (refused when the id is taken), cached and announced like any account. */
+  async createProject(input: {
+    accountId: string;
+    tier: Tier;
+    name?: string;
+    organisationId?: string;
+    limits?: Partial<TierLimits>;
+  }): Promise<Account> {
+    if (!this.source) throw new Error('Projects are created in PostgreSQL: give the KeyStore its source.');
+    assertAccountId(input.accountId);
+    if (input.limits) resolveLimits(input.tier, input.limits);
+    const account = await this.source.createProject(input);
+    await this.cacheAccount(account);
+    await this.announce({ kind: 'account', accountId: account.accountId });
+    return account;
   }
 
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
@@ -270,6 +307,19 @@ export class KeyStore {
     if (input.name) record.name = input.name;
     if (input.expiresAt !== undefined) record.expiresAt = input.expiresAt;
 
+    if (this.source) {
+      const stored = await this.source.createKey(record, {
+        ...(input.tier !== undefined ? { tier: input.tier } : {}),
+        ...(input.limits ? { limits: input.limits } : {}),
+      });
+      await this.cacheAccount(stored.account);
+      await this.cacheKey(stored.record);
+      if (input.tier !== undefined || input.limits)
+        await this.announce({ kind: 'account', accountId: stored.account.accountId });
+      await this.announce({ kind: 'key', keyId: record.keyId, hash: record.hash });
+      return { keyId: record.keyId, key, accountId: record.accountId, tier: stored.account.tier, scopes };
+    }
+
     const tx = this.redis.multi();
     this.queueAccountUpsert(tx, input.accountId, input.tier, input.limits);
     this.queueKeyWrite(tx, record);
@@ -284,57 +334,108 @@ export class KeyStore {
     return { keyId: record.keyId, key, accountId: account.accountId, tier: account.tier, scopes };
   }
 
+  /** The key's record: from PostgreSQL when it is the store, else from Redis. */
   async getKey(keyId: string): Promise<KeyRecord | undefined> {
     if (!KEY_ID.test(keyId)) return undefined;
+    if (this.source) return this.source.getKey(keyId);
+    return this.cachedKey(keyId);
+  }
+
+  private async cachedKey(keyId: string): Promise<KeyRecord | undefined> {
     return keyRecordFromHash(await this.redis.hgetall(this.keyspace.key(keyId)));
   }
 
-  /** The record and account behind a key hash, or undefined when no key has that hash. */
+  /**
+   * The record and account behind a key hash, or undefined when no key has that hash: from Redis,
+   * else (with a source) from PostgreSQL, put back into Redis for the next process that asks.
+   */
   async findByHash(hash: string): Promise<{ record: KeyRecord; account: Account | undefined } | undefined> {
-    const keyId = await this.redis.get(this.keyspace.keyByHash(hash));
-    if (!keyId) return undefined;
-    return this.loadWithAccount(keyId);
+    let cached: { record: KeyRecord; account: Account | undefined } | undefined;
+    try {
+      const keyId = await this.redis.get(this.keyspace.keyByHash(hash));
+      cached = keyId ? await this.loadWithAccount(keyId) : undefined;
+    } catch (error) {
+      // Redis failing is no reason to refuse a key the record holds: ask PostgreSQL, cache nothing.
+      if (!this.source) throw error;
+      return this.source.findByHash(hash);
+    }
+    if (cached || !this.source) return cached;
+    const found = await this.source.findByHash(hash);
+    if (found) {
+      // Best effort: the answer stands whether or not Redis takes the copy.
+      await Promise.all([
+        found.account ? this.cacheAccount(found.account) : undefined,
+        this.cacheKey(found.record),
+      ]).catch(() => undefined);
+    }
+    return found;
   }
 
+  /** A key and its account as cached in Redis, else (with a source) from PostgreSQL. */
   async loadWithAccount(
     keyId: string,
   ): Promise<{ record: KeyRecord; account: Account | undefined } | undefined> {
-    const record = await this.getKey(keyId);
+    let record = KEY_ID.test(keyId) ? await this.cachedKey(keyId) : undefined;
+    if (!record && this.source) {
+      record = await this.source.getKey(keyId);
+      if (record) await this.cacheKey(record);
+    }
     if (!record) return undefined;
     return { record, account: await this.getAccount(record.accountId) };
+  }
+
+  /** Every key record and account in the Redis cache (SSCAN in pages; the full reload of the cache). */
+  async cachedRecords(batchSize = 500): Promise<{ keys: KeyRecord[]; accounts: Account[] }> {
+    const keys: KeyRecord[] = [];
+    const accountIds = new Set<string>();
+    let cursor = '0';
+    do {
+      const [next, ids] = await this.redis.sscan(this.keyspace.allKeys, cursor, 'COUNT', batchSize);
+      cursor = next;
+      if (ids.length === 0) continue;
+      const pipeline = this.redis.pipeline();
+      for (const id of ids) pipeline.hgetall(this.keyspace.key(id));
+      for (const fields of await exec(pipeline)) {
+        const record = keyRecordFromHash(fields as Record<string, string>);
+        if (!record) continue;
+        keys.push(record);
+        accountIds.add(record.accountId);
+      }
+    } while (cursor !== '0');
+    const accounts: Account[] = [];
+    const ids = [...accountIds];
+    for (let i = 0; i < ids.length; i += batchSize) {
+      const pipeline = this.redis.pipeline();
+      for (const id of ids.slice(i, i + batchSize)) pipeline.hgetall(this.keyspace.account(id));
+      for (const fields of await exec(pipeline)) {
+        const account = accountFromHash(fields as Record<string, string>);
+        if (account) accounts.push(account);
+      }
+    }
+    return { keys, accounts };
+  }
+
+  /**
+   * Carries keys and accounts that exist only in the Redis cache (written before PostgreSQL was
+   * the store) into the source; what PostgreSQL already holds is left as it is. `warden migrate` runs it.
+   */
+  async importCachedRecords(): Promise<{ keys: number; projects: number }> {
+    if (!this.source) throw new Error('KeyStore has no source (PostgreSQL) to import into.');
+    return this.source.importRecords(await this.cachedRecords());
   }
 
   /** Key records in creation order, with usage; never the key or its hash. */
   async listKeys(accountId?: string): Promise<KeyListing[]> {
     if (accountId !== undefined) assertAccountId(accountId);
-    const ids = await this.redis.smembers(
-      accountId === undefined ? this.keyspace.allKeys : this.keyspace.accountKeys(accountId),
-    );
-    if (ids.length === 0) return [];
-    const today = `d:${usageDay()}`;
-    const pipeline = this.redis.pipeline();
-    for (const id of ids) {
-      pipeline.hgetall(this.keyspace.key(id));
-      pipeline.hmget(this.keyspace.usage(id), today, 'total', 'lastUsedAt');
-    }
-    const replies = await exec(pipeline);
-    const rows: { record: KeyRecord; usage: (string | null)[] }[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const record = keyRecordFromHash(replies[2 * i] as Record<string, string>);
-      if (record) rows.push({ record, usage: replies[2 * i + 1] as (string | null)[] });
-    }
-    const accountIds = [...new Set(rows.map((r) => r.record.accountId))];
-    const accountPipeline = this.redis.pipeline();
-    for (const id of accountIds) accountPipeline.hget(this.keyspace.account(id), 'tier');
-    const tierReplies = await exec(accountPipeline);
-    const tierOf = new Map(accountIds.map((id, i) => [id, tierReplies[i]]));
+    const rows = this.source ? await this.source.listKeys(accountId) : await this.cachedListing(accountId);
+    if (rows.length === 0) return [];
+    const usages = await this.usageOf(rows.map((r) => r.record.keyId));
 
     const now = Date.now();
     return rows
+      .map((row, i) => ({ ...row, usage: usages[i]! }))
       .sort((a, b) => a.record.createdAt - b.record.createdAt || a.record.keyId.localeCompare(b.record.keyId))
-      .map(({ record, usage }) => {
-        const tier = tierOf.get(record.accountId);
-        const [day, total, lastUsedAt] = usage;
+      .map(({ record, usage, tier }) => {
         const listing: KeyListing = {
           keyId: record.keyId,
           accountId: record.accountId,
@@ -343,19 +444,63 @@ export class KeyStore {
           hint: record.hint,
           status: keyStatus(record, now),
           createdAt: iso(record.createdAt),
-          usage: { today: Number(day ?? 0), total: Number(total ?? 0) },
+          usage: { today: usage.today, total: usage.total },
         };
         if (record.name) listing.name = record.name;
         if (record.expiresAt !== undefined) listing.expiresAt = iso(record.expiresAt);
         if (record.revokedAt !== undefined) listing.revokedAt = iso(record.revokedAt);
         if (record.replacedBy) listing.replacedBy = record.replacedBy;
-        if (lastUsedAt) listing.usage.lastUsedAt = iso(Number(lastUsedAt));
+        if (usage.lastUsedAt !== undefined) listing.usage.lastUsedAt = iso(usage.lastUsedAt);
         return listing;
       });
   }
 
+  /** Usage per key, in order: from PostgreSQL when it is the store (see usage.ts), else Redis. */
+  private async usageOf(keyIds: string[]): Promise<{ today: number; total: number; lastUsedAt?: number }[]> {
+    if (this.source) {
+      const byId = await this.source.usageOf(keyIds, usageDay());
+      return keyIds.map((id) => byId.get(id) ?? { today: 0, total: 0 });
+    }
+    const today = `d:${usageDay()}`;
+    const pipeline = this.redis.pipeline();
+    for (const id of keyIds) pipeline.hmget(this.keyspace.usage(id), today, 'total', 'lastUsedAt');
+    return ((await exec(pipeline)) as (string | null)[][]).map(([day, total, lastUsedAt]) => ({
+      today: Number(day ?? 0),
+      total: Number(total ?? 0),
+      ...(lastUsedAt ? { lastUsedAt: Number(lastUsedAt) } : {}),
+    }));
+  }
+
+  private async cachedListing(accountId?: string): Promise<{ record: KeyRecord; tier: Tier | undefined }[]> {
+    const ids = await this.redis.smembers(
+      accountId === undefined ? this.keyspace.allKeys : this.keyspace.accountKeys(accountId),
+    );
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keyspace.key(id));
+    const records = (await exec(pipeline))
+      .map((fields) => keyRecordFromHash(fields as Record<string, string>))
+      .filter((r): r is KeyRecord => r !== undefined);
+    const accountIds = [...new Set(records.map((r) => r.accountId))];
+    const accountPipeline = this.redis.pipeline();
+    for (const id of accountIds) accountPipeline.hget(this.keyspace.account(id), 'tier');
+    const tierReplies = await exec(accountPipeline);
+    const tierOf = new Map(accountIds.map((id, i) => [id, tierReplies[i]]));
+    return records.map((record) => {
+      const tier = tierOf.get(record.accountId);
+      return { record, tier: isTier(tier) ? tier : undefined };
+    });
+  }
+
   /** Revokes at once on every process (pub/sub). Revoking twice is harmless. */
   async revokeKey(keyId: string): Promise<KeyRecord> {
+    if (this.source) {
+      const revoked = KEY_ID.test(keyId) ? await this.source.revokeKey(keyId) : undefined;
+      if (!revoked) throw notFound(keyId);
+      await this.cacheKey(revoked);
+      await this.announce({ kind: 'key', keyId, hash: revoked.hash });
+      return revoked;
+    }
     const record = await this.requireKey(keyId);
     if (record.revokedAt !== undefined) return record;
     const revokedAt = Date.now();
@@ -378,26 +523,49 @@ export class KeyStore {
         `Grace period must be ≥ 0 ms (got ${graceMs}); e.g. 24h = 86400000.`,
       );
     }
-    const old = await this.requireKey(keyId);
-    const now = Date.now();
-    if (old.revokedAt !== undefined) {
-      throw new KeysError('CONFLICT', `Key ${keyId} is revoked; create a new key instead of rotating it.`);
-    }
-    if (old.expiresAt !== undefined && old.expiresAt <= now) {
-      throw new KeysError('CONFLICT', `Key ${keyId} has expired; create a new key instead of rotating it.`);
-    }
-    const expiresAt = Math.min(old.expiresAt ?? Infinity, now + graceMs);
     const key = generateApiKey();
-    const record: KeyRecord = {
-      keyId: newKeyId(),
-      accountId: old.accountId,
-      hash: hashKey(key),
-      scopes: old.scopes,
-      createdAt: now,
-      hint: keyHint(key),
-      version: 1,
+    /** Approves the old key and makes its replacement (under PostgreSQL's row lock when it is the store). */
+    const replace = (old: KeyRecord) => {
+      const now = Date.now();
+      if (old.revokedAt !== undefined) {
+        throw new KeysError('CONFLICT', `Key ${keyId} is revoked; create a new key instead of rotating it.`);
+      }
+      if (old.expiresAt !== undefined && old.expiresAt <= now) {
+        throw new KeysError('CONFLICT', `Key ${keyId} has expired; create a new key instead of rotating it.`);
+      }
+      const replacement: KeyRecord = {
+        keyId: newKeyId(),
+        accountId: old.accountId,
+        hash: hashKey(key),
+        scopes: old.scopes,
+        createdAt: now,
+        hint: keyHint(key),
+        version: 1,
+      };
+      if (old.name) replacement.name = old.name;
+      return { replacement, expiresAt: Math.min(old.expiresAt ?? Infinity, now + graceMs) };
     };
-    if (old.name) record.name = old.name;
+
+    if (this.source) {
+      const rotated = KEY_ID.test(keyId) ? await this.source.rotateKey(keyId, replace) : undefined;
+      if (!rotated) throw notFound(keyId);
+      await this.cacheKey(rotated.replacement);
+      await this.cacheKey(rotated.old);
+      await this.announce({ kind: 'key', keyId, hash: rotated.old.hash });
+      await this.announce({ kind: 'key', keyId: rotated.replacement.keyId, hash: rotated.replacement.hash });
+      return {
+        keyId: rotated.replacement.keyId,
+        key,
+        accountId: rotated.replacement.accountId,
+        tier: rotated.tier,
+        scopes: rotated.replacement.scopes,
+        replacesKeyId: keyId,
+        previousKeyExpiresAt: iso(rotated.old.expiresAt!),
+      };
+    }
+
+    const old = await this.requireKey(keyId);
+    const { replacement: record, expiresAt } = replace(old);
 
     const tx = this.redis.multi();
     this.queueKeyWrite(tx, record);
@@ -421,10 +589,31 @@ export class KeyStore {
 
   private async requireKey(keyId: string): Promise<KeyRecord> {
     const record = await this.getKey(keyId);
-    if (!record) {
-      throw new KeysError('NOT_FOUND', `No API key with id "${keyId}". List keys with \`warden keys list\`.`);
-    }
+    if (!record) throw notFound(keyId);
     return record;
+  }
+
+  /** Puts a record from PostgreSQL whole into the Redis cache (replacing what was there). */
+  async cacheKey(record: KeyRecord): Promise<void> {
+    const tx = this.redis.multi();
+    tx.del(this.keyspace.key(record.keyId));
+    this.queueKeyWrite(tx, record);
+    await exec(tx);
+  }
+
+  async cacheAccount(account: Account): Promise<void> {
+    const key = this.keyspace.account(account.accountId);
+    const fields: Record<string, string | number> = {
+      accountId: account.accountId,
+      tier: account.tier,
+      createdAt: account.createdAt,
+      version: account.version,
+    };
+    if (account.limits) fields.limits = JSON.stringify(account.limits);
+    const tx = this.redis.multi();
+    tx.del(key);
+    tx.hset(key, fields);
+    await exec(tx);
   }
 
   private queueAccountUpsert(
@@ -454,6 +643,8 @@ export class KeyStore {
     };
     if (record.name) fields.name = record.name;
     if (record.expiresAt !== undefined) fields.expiresAt = record.expiresAt;
+    if (record.revokedAt !== undefined) fields.revokedAt = record.revokedAt;
+    if (record.replacedBy) fields.replacedBy = record.replacedBy;
     tx.hset(this.keyspace.key(record.keyId), fields);
     tx.set(this.keyspace.keyByHash(record.hash), record.keyId);
     tx.sadd(this.keyspace.accountKeys(record.accountId), record.keyId);
@@ -463,6 +654,10 @@ export class KeyStore {
   private async announce(change: KeyChange): Promise<void> {
     await this.redis.publish(this.keyspace.changes, JSON.stringify(change));
   }
+}
+
+function notFound(keyId: string): KeysError {
+  return new KeysError('NOT_FOUND', `No API key with id "${keyId}". List keys with \`warden keys list\`.`);
 }
 
 function newKeyId(): string {

@@ -1,9 +1,12 @@
 import type { Redis } from 'ioredis';
+import type { PostgresKeys } from './postgres';
 import { keysKeyspace, usageDay, type KeysKeyspace } from './store';
 
 export interface KeyUsageRecorderOptions {
   redis: Redis;
   prefix?: string;
+  /** With it, counts go to PostgreSQL (`key_usage`, `api_keys.last_used_at`) instead of Redis. */
+  source?: PostgresKeys;
   /** How often counts go to Redis. Default 1 s. */
   flushIntervalMs?: number;
   /** Called when a flush fails; the counts are kept and retried on the next flush. */
@@ -12,13 +15,15 @@ export interface KeyUsageRecorderOptions {
 
 /**
  * Per-key request counters, cheap on the hot path: `recordUsage` only adds to an in-process map; a
- * timer writes the sums once a second in one pipeline (HINCRBY on `key:<id>:usage`, fields
- * `d:<UTC day>` and `total`, plus `lastUsedAt`). Counts of a failed flush are kept for the next one,
- * so a Redis blip delays usage numbers rather than losing them; a process crash loses at most
- * one interval.
+ * timer writes the sums once a second: to PostgreSQL when it is the store (one statement per
+ * flush: `key_usage` per UTC day and `api_keys.last_used_at`), so losing Redis loses no usage; else
+ * to Redis in one pipeline (HINCRBY on `key:<id>:usage`, fields `d:<UTC day>` and `total`, plus
+ * `lastUsedAt`). Counts of a failed flush are kept for the next one, so an outage delays usage
+ * numbers rather than losing them; a process crash loses at most one interval.
  */
 export class KeyUsageRecorder {
   private readonly redis: Redis;
+  private readonly source: PostgresKeys | undefined;
   private readonly keyspace: KeysKeyspace;
   private readonly onError: (error: unknown) => void;
   private pending = new Map<string, { count: number; lastUsedAt: number }>();
@@ -27,6 +32,7 @@ export class KeyUsageRecorder {
 
   constructor(options: KeyUsageRecorderOptions) {
     this.redis = options.redis;
+    this.source = options.source;
     this.keyspace = keysKeyspace(options.prefix);
     this.onError = options.onError ?? (() => undefined);
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs ?? 1000);
@@ -63,6 +69,18 @@ export class KeyUsageRecorder {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
+    try {
+      if (this.source) await this.source.addUsage(batch, usageDay());
+      else await this.writeToRedis(batch);
+    } catch (error) {
+      // Put the counts back; HINCRBY is not idempotent, so a partial failure may double-count a
+      // little — preferred to losing usage. (PostgreSQL's single statement is all or nothing.)
+      for (const [keyId, entry] of batch) this.recordMerged(keyId, entry);
+      this.onError(error);
+    }
+  }
+
+  private async writeToRedis(batch: Map<string, { count: number; lastUsedAt: number }>): Promise<void> {
     const day = `d:${usageDay()}`;
     const pipeline = this.redis.pipeline();
     for (const [keyId, { count, lastUsedAt }] of batch) {
@@ -71,16 +89,9 @@ export class KeyUsageRecorder {
       pipeline.hincrby(key, 'total', count);
       pipeline.hset(key, 'lastUsedAt', lastUsedAt);
     }
-    try {
-      const results = await pipeline.exec();
-      const failed = results?.find(([error]) => error);
-      if (failed) throw failed[0];
-    } catch (error) {
-      // Put the counts back; HINCRBY is not idempotent, so a partial failure may double-count a
-      // little — preferred to losing usage.
-      for (const [keyId, entry] of batch) this.recordMerged(keyId, entry);
-      this.onError(error);
-    }
+    const results = await pipeline.exec();
+    const failed = results?.find(([error]) => error);
+    if (failed) throw failed[0];
   }
 
   private recordMerged(keyId: string, entry: { count: number; lastUsedAt: number }): void {

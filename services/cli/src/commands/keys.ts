@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { Redis } from 'ioredis';
 import { loadEndpoints, redactUrl } from '@warden/shared/config';
+import { createPostgres, type PostgresPool } from '@warden/shared/postgres/client';
 import {
   KeyStore,
+  PostgresKeys,
   parseGracePeriod,
   parseScopes,
   parseTier,
@@ -11,22 +13,57 @@ import {
 } from '@warden/shared/keys/index';
 import { formatTable } from '../table';
 
-async function withStore<T>(fn: (store: KeyStore) => Promise<T>): Promise<T> {
-  const { redisUrl } = loadEndpoints();
+/** A connected Redis client for one CLI command, or an error saying how to get one. */
+export async function connectRedis(redisUrl: string): Promise<Redis> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 3000 });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
   } catch (err) {
+    redis.disconnect();
     throw new Error(
       `cannot reach Redis at ${redactUrl(redisUrl)} (${(err as Error).message}). Start the stack with \`npx warden stack up\` or set REDIS_URL.`,
       { cause: err },
     );
   }
+  return redis;
+}
+
+/** A pool on a migrated control-plane database for one CLI command, or an error saying how to get one. */
+export async function connectPostgres(databaseUrl: string): Promise<PostgresPool> {
+  const pool = createPostgres({ url: databaseUrl, max: 2 });
   try {
-    return await fn(new KeyStore({ redis }));
+    await pool.query('SELECT 1 FROM api_keys LIMIT 0');
+  } catch (err) {
+    await pool.end();
+    throw new Error(
+      `cannot use PostgreSQL at ${redactUrl(databaseUrl)} (${(err as Error).message}). Run \`npx warden migrate\` (after \`npx warden stack up\`), or set DATABASE_URL.`,
+      { cause: err },
+    );
+  }
+  return pool;
+}
+
+/**
+ * The key store as the CLI uses it: PostgreSQL (DATABASE_URL) is written first and is the record,
+ * Redis (REDIS_URL) is the cache every ingest process reads and the channel that announces changes.
+ */
+export async function withKeyStore<T>(fn: (store: KeyStore, source: PostgresKeys) => Promise<T>): Promise<T> {
+  const { redisUrl, databaseUrl } = loadEndpoints();
+  const redis = await connectRedis(redisUrl);
+  let pool: PostgresPool;
+  try {
+    pool = await connectPostgres(databaseUrl);
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+  try {
+    const source = new PostgresKeys(pool, 'cli');
+    return await fn(new KeyStore({ redis, source }), source);
   } finally {
     redis.disconnect();
+    await pool.end();
   }
 }
 
@@ -37,7 +74,7 @@ export function createApiKey(input: {
   scopes?: string;
   name?: string;
 }): Promise<CreatedKey> {
-  return withStore((store) =>
+  return withKeyStore((store) =>
     store.createKey({
       accountId: input.accountId,
       tier: parseTier(input.tier),
@@ -82,7 +119,7 @@ function printKeys(keys: KeyListing[]): void {
 export function registerKeysCommands(program: Command): void {
   const keys = program
     .command('keys')
-    .description('API keys: create, list, revoke, rotate (stored hashed in Redis)');
+    .description('API keys: create, list, revoke, rotate (hashes stored in PostgreSQL, cached in Redis)');
   keys
     .command('create')
     .description(
@@ -118,7 +155,7 @@ export function registerKeysCommands(program: Command): void {
     .option('--account <id>', 'only this account')
     .option('--json', 'print JSON')
     .action(async (opts: { account?: string; json?: boolean }) => {
-      const list = await withStore((store) => store.listKeys(opts.account));
+      const list = await withKeyStore((store) => store.listKeys(opts.account));
       if (opts.json) console.log(JSON.stringify(list, null, 2));
       else printKeys(list);
     });
@@ -126,7 +163,7 @@ export function registerKeysCommands(program: Command): void {
     .command('revoke <keyId>')
     .description('revoke a key; every ingest process refuses it within seconds')
     .action(async (keyId: string) => {
-      await withStore((store) => store.revokeKey(keyId));
+      await withKeyStore((store) => store.revokeKey(keyId));
       process.stderr.write(`revoked ${keyId}\n`);
     });
   keys
@@ -135,7 +172,7 @@ export function registerKeysCommands(program: Command): void {
     .option('--grace <duration>', 'how long the old key stays valid (e.g. 1h, 24h, 7d)', '24h')
     .option('--json', 'print JSON')
     .action(async (keyId: string, opts: { grace: string; json?: boolean }) => {
-      const rotated = await withStore((store) => store.rotateKey(keyId, parseGracePeriod(opts.grace)));
+      const rotated = await withKeyStore((store) => store.rotateKey(keyId, parseGracePeriod(opts.grace)));
       if (opts.json) {
         console.log(JSON.stringify(rotated));
         return;

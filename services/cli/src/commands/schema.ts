@@ -10,11 +10,57 @@ import {
 } from '@warden/shared/config';
 import { createKafka } from '@warden/shared/kafka/client';
 import { ensureTopics, topicSpecs } from '@warden/shared/kafka/topics';
+import { KeyStore, PostgresKeys } from '@warden/shared/keys/index';
+import { createPostgres, ensureDatabase } from '@warden/shared/postgres/client';
+import { migratePostgres } from '@warden/shared/postgres/migrate';
+import { connectRedis } from './keys';
 import { positiveInt } from '../options';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
+/**
+ * ClickHouse's migrations, then PostgreSQL's (the control plane), then the keys and accounts that
+ * exist only in Redis (from before PostgreSQL was the store) are carried into PostgreSQL.
+ */
 export async function runMigrate(opts: { database?: string } = {}): Promise<void> {
+  await migrateClickhouse(opts);
+  await migrateControlPlane();
+}
+
+async function migrateControlPlane(): Promise<void> {
+  const { databaseUrl, redisUrl } = loadEndpoints();
+  const where = redactUrl(databaseUrl);
+  const pool = createPostgres({ url: databaseUrl, max: 1 });
+  try {
+    if ((await ensureDatabase(databaseUrl)) === 'created') say(`migrate: created database on ${where}`);
+    const result = await migratePostgres(pool, { progress: say });
+    say(
+      `migrate: PostgreSQL ${where} is up to date ` +
+        `(${result.applied.length} applied now, ${result.alreadyApplied} before)`,
+    );
+    const redis = await connectRedis(redisUrl);
+    try {
+      const store = new KeyStore({ redis, source: new PostgresKeys(pool, 'migrate') });
+      const carried = await store.importCachedRecords();
+      if (carried.keys + carried.projects > 0)
+        say(
+          `migrate: carried ${carried.keys} keys and ${carried.projects} projects from Redis into PostgreSQL`,
+        );
+    } finally {
+      redis.disconnect();
+    }
+  } catch (err) {
+    throw new Error(
+      `migration against PostgreSQL ${where} failed: ${(err as Error).message}. ` +
+        'Is PostgreSQL running? `npx warden stack up` uses the one on 127.0.0.1:5432, or set DATABASE_URL.',
+      { cause: err },
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
+async function migrateClickhouse(opts: { database?: string }): Promise<void> {
   const endpoints = loadEndpoints();
   const database = opts.database ?? clickhouseDatabase();
   const client = createClickhouse({ url: endpoints.clickhouseUrl });
@@ -85,8 +131,10 @@ export async function runTopics(
 export function registerSchemaCommands(program: Command): void {
   program
     .command('migrate')
-    .description('apply pending ClickHouse migrations (idempotent; gated on the server version)')
-    .option('--database <name>', 'target database (default CLICKHOUSE_DATABASE or "warden")')
+    .description(
+      'apply pending ClickHouse migrations (gated on the server version) and PostgreSQL migrations (DATABASE_URL); idempotent',
+    )
+    .option('--database <name>', 'ClickHouse database (default CLICKHOUSE_DATABASE or "warden")')
     .action((opts: { database?: string }) => runMigrate(opts));
   program
     .command('topics')

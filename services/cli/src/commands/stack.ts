@@ -24,12 +24,14 @@ function printTable(status: Record<PartName, PartStatus>): void {
 export function registerStackCommands(program: Command): void {
   const stack = program
     .command('stack')
-    .description('local Kafka (KRaft, Maven jars), ClickHouse and Redis for development and tests');
+    .description(
+      'local Kafka (KRaft, Maven jars), ClickHouse, Redis and PostgreSQL for development and tests',
+    );
 
   stack
     .command('up')
     .description(
-      'start what is neither configured (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL) nor running; wait until healthy',
+      'start what is neither configured (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL, DATABASE_URL) nor running; wait until healthy',
     )
     .option(
       '--kafka-brokers <n>',
@@ -55,7 +57,7 @@ export function registerStackCommands(program: Command): void {
     .description('show each part, its endpoint and who started it')
     .option(
       '--json',
-      'print JSON: {"kafka": {"endpoint", "brokers": [{"endpoint", "pid", "healthy"}], ...}, "clickhouse": {...}, "redis": {...}}',
+      'print JSON: {"kafka": {"endpoint", "brokers": [{"endpoint", "pid", "healthy"}], ...}, "clickhouse": {...}, "redis": {...}, "postgres": {...}}',
     )
     .action(async (opts: { json?: boolean }) => {
       const status = await stackStatus();

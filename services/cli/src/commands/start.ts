@@ -64,6 +64,7 @@ export async function runStart(): Promise<void> {
     KAFKA_BROKERS: status.kafka.endpoint,
     CLICKHOUSE_URL: status.clickhouse.endpoint,
     REDIS_URL: status.redis.endpoint,
+    DATABASE_URL: status.postgres.endpoint,
   };
   Object.assign(process.env, env);
   await runMigrate();
@@ -99,6 +100,7 @@ export async function runStart(): Promise<void> {
       `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
       `  ClickHouse  ${redactUrl(status.clickhouse.endpoint)} (database warden)`,
       `  Kafka       ${status.kafka.endpoint}`,
+      `  PostgreSQL  ${redactUrl(status.postgres.endpoint)} (projects, keys, users)`,
       `  Try it:     curl -s -X POST ${base}/telemetry/ingest -H 'Content-Type: application/json' \\`,
       `                -H 'Authorization: Bearer ${key}' \\`,
       `                -d '{"agentId":"demo","prompt":"hello","response":"hi"}'`,

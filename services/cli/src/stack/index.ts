@@ -11,10 +11,11 @@ import {
   type KafkaPorts,
 } from './kafka';
 import { isAlive, stopProcess } from './process';
+import { postgresHealthy, startPostgres, waitForPostgres } from './postgres';
 import { redisHealthy, startRedis, waitForRedis } from './redis';
 
-export type PartName = 'kafka' | 'clickhouse' | 'redis';
-export const partNames: PartName[] = ['kafka', 'clickhouse', 'redis'];
+export type PartName = 'kafka' | 'clickhouse' | 'redis' | 'postgres';
+export const partNames: PartName[] = ['kafka', 'clickhouse', 'redis', 'postgres'];
 
 /** Who is responsible for a part: `warden` started it (and `down` stops it); the others are left alone. */
 export type Owner = 'warden' | 'environment' | 'already-running' | 'none';
@@ -54,18 +55,21 @@ const ports = {
   kafkaNode: (i: number): KafkaPorts => ({ broker: 19092 + 2 * i, controller: 19093 + 2 * i }),
   clickhouse: { http: 18123, tcp: 19000 },
   redisFallback: 16379,
+  postgresFallback: 15432,
 };
 
 const envVar: Record<PartName, string> = {
   kafka: 'KAFKA_BROKERS',
   clickhouse: 'CLICKHOUSE_URL',
   redis: 'REDIS_URL',
+  postgres: 'DATABASE_URL',
 };
 
 const defaultEndpoint: Record<PartName, string> = {
   kafka: stackDefaults.kafkaBrokers,
   clickhouse: stackDefaults.clickhouseUrl,
   redis: stackDefaults.redisUrl,
+  postgres: stackDefaults.databaseUrl,
 };
 
 const stateFile = (dir: string) => resolve(dir, 'state.json');
@@ -86,18 +90,21 @@ function writeState(dir: string, state: State): void {
   if (state.kafka) endpoints.kafkaBrokers = state.kafka.endpoint;
   if (state.clickhouse) endpoints.clickhouseUrl = state.clickhouse.endpoint;
   if (state.redis) endpoints.redisUrl = state.redis.endpoint;
+  if (state.postgres) endpoints.databaseUrl = state.postgres.endpoint;
   writeFileSync(endpointsFile(dir), JSON.stringify(endpoints, null, 2) + '\n');
 }
 
 function healthy(part: PartName, endpoint: string): Promise<boolean> {
   if (part === 'kafka') return kafkaHealthy(endpoint.split(','));
   if (part === 'clickhouse') return clickhouseHealthy(endpoint);
+  if (part === 'postgres') return postgresHealthy(endpoint);
   return redisHealthy(endpoint);
 }
 
 function waitHealthy(part: PartName, endpoint: string): Promise<void> {
   if (part === 'kafka') return waitForKafka(endpoint.split(','));
   if (part === 'clickhouse') return waitForClickhouse(endpoint);
+  if (part === 'postgres') return waitForPostgres(endpoint);
   return waitForRedis(endpoint);
 }
 
@@ -116,6 +123,7 @@ interface Plan {
 function configuredEndpoint(part: PartName, { configured }: StackConfig): string | undefined {
   if (part === 'kafka') return configured.kafkaBrokers?.join(',');
   if (part === 'clickhouse') return configured.clickhouseUrl;
+  if (part === 'postgres') return configured.databaseUrl;
   return configured.redisUrl;
 }
 
@@ -165,6 +173,24 @@ async function planPart(
       endpoint,
       owner: 'warden',
       pid: startClickhouse(ports.clickhouse, say),
+      action: 'started',
+    };
+  }
+  if (part === 'postgres') {
+    // The machine's own server on 5432 when it answers (the stack creates its database and never
+    // stops it), else Debian's run as a plain process under .stack/ on a project port.
+    const endpoint = defaultEndpoint.postgres;
+    if (await postgresHealthy(endpoint))
+      return { part, endpoint, owner: 'already-running', action: 'reused' };
+    const own = `postgres://postgres@127.0.0.1:${ports.postgresFallback}/warden`;
+    if (await postgresHealthy(own))
+      return { part, endpoint: own, owner: 'already-running', action: 'reused' };
+    say(`starting PostgreSQL on ${own}…`);
+    return {
+      part,
+      endpoint: own,
+      owner: 'warden',
+      pid: startPostgres(ports.postgresFallback, say),
       action: 'started',
     };
   }

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export function spawnDetached(
   command: string,
   args: string[],
-  opts: { logFile: string; cwd?: string; env?: NodeJS.ProcessEnv },
+  opts: { logFile: string; cwd?: string; env?: NodeJS.ProcessEnv; uid?: number; gid?: number },
 ): number {
   mkdirSync(dirname(opts.logFile), { recursive: true });
   const out = openSync(opts.logFile, 'a');
@@ -17,6 +17,7 @@ export function spawnDetached(
       env: opts.env ?? process.env,
       detached: true,
       stdio: ['ignore', out, out],
+      ...(opts.uid !== undefined ? { uid: opts.uid, gid: opts.gid } : {}),
     });
     if (child.pid === undefined) throw new Error(`could not start ${command}`);
     child.unref();

@@ -1,0 +1,7 @@
+import { controlPlane } from './0001_control_plane';
+import type { PostgresMigration } from './types';
+
+/** Every migration in order; a new file is added here with the next id. */
+export const postgresMigrations: PostgresMigration[] = [controlPlane];
+
+export type { PostgresMigration } from './types';

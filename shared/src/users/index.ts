@@ -1,0 +1,10 @@
+export { hashPassword, verifyPassword, passwordProblem, MIN_PASSWORD_LENGTH } from './passwords';
+export {
+  UserDirectory,
+  ROLES,
+  isRole,
+  findOrganisation,
+  type Role,
+  type Organisation,
+  type CreatedUser,
+} from './directory';
