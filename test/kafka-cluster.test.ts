@@ -7,7 +7,13 @@ import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { createKafka } from '@warden/shared/kafka/client';
 import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
 import { freePort } from './support/processes';
-import { missingAcknowledged, startWarden, steadyTraffic, type RunningWarden } from './support/warden-start';
+import {
+  missingAcknowledged,
+  probeThrough,
+  startWarden,
+  steadyTraffic,
+  type RunningWarden,
+} from './support/warden-start';
 
 /**
  * Issue #25: Warden on a Kafka cluster of three KRaft brokers (this run's own, on free ports), as
@@ -42,6 +48,15 @@ describe('Kafka cluster of three brokers', () => {
     const started = startKafkaCluster(ports, say, dir, nodes);
     nodes.forEach((node, i) => (pids[node] = started[i]!));
   };
+  /** Every acknowledged record is in ClickHouse (waiting up to 5 min), and how long that took. */
+  const caughtUp = async (after: string) => {
+    const started = Date.now();
+    const missing = await missingAcknowledged(warden, agentId, traffic.acknowledged, 300_000);
+    expect(missing, warden.output().slice(-20_000)).toEqual([]);
+    console.log(
+      `${after}: all ${traffic.acknowledged.length} acknowledged records stored ${Date.now() - started} ms after the check began`,
+    );
+  };
   const acknowledgedSince = (t: number) => traffic.acknowledged.filter((a) => a.sentAt > t).length;
 
   beforeAll(async () => {
@@ -50,15 +65,7 @@ describe('Kafka cluster of three brokers', () => {
     pids = startKafkaCluster(ports, say, dir);
     expect(await eventually(liveBrokers, (n) => n === 3, 120_000)).toBe(3);
     warden = await startWarden({ KAFKA_BROKERS: brokers.join(',') });
-    const probe = await eventually(
-      async () => {
-        await warden.post(agentId, 'probe');
-        return (await warden.stored(agentId)).size;
-      },
-      (n) => n > 0,
-      90_000,
-    );
-    expect(probe).toBeGreaterThan(0);
+    expect(await probeThrough(warden, agentId, 90_000)).toBeGreaterThan(0);
     traffic = steadyTraffic(warden, agentId, 60);
   }, 300_000);
 
@@ -111,10 +118,9 @@ describe('Kafka cluster of three brokers', () => {
         60_000,
       ),
     ).toBeGreaterThanOrEqual(20);
-    expect(
-      await missingAcknowledged(warden, agentId, traffic.acknowledged, 120_000),
-      warden.output(),
-    ).toEqual([]);
+    // The consumers lose the dead broker's partitions and their group coordinator, restart and
+    // rejoin: the backlog can take minutes to drain on a busy machine, but nothing is missing.
+    await caughtUp('one broker killed and restarted');
     // Exactly once in effect: a record the producer retried is one row after merging.
     const clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
     try {
@@ -126,7 +132,7 @@ describe('Kafka cluster of three brokers', () => {
     } finally {
       await clickhouse.close();
     }
-  }, 300_000);
+  }, 720_000);
 
   it('two of three brokers down: 503, never 200, until one returns', async () => {
     process.kill(pids[1]!, 'SIGKILL');
@@ -150,9 +156,6 @@ describe('Kafka cluster of three brokers', () => {
     await restart(2);
     expect(await eventually(liveBrokers, (n) => n === 3, 120_000)).toBe(3);
     await traffic.stop();
-    expect(
-      await missingAcknowledged(warden, agentId, traffic.acknowledged, 120_000),
-      warden.output(),
-    ).toEqual([]);
-  }, 420_000);
+    await caughtUp('two brokers killed and restarted');
+  }, 720_000);
 });

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '@warden/shared/keys/index';
 import { services } from '@warden/cli';
 import { eventually, uniqueName } from './support/pipeline';
-import { missingAcknowledged, startWarden, steadyTraffic, type RunningWarden } from './support/warden-start';
+import {
+  missingAcknowledged,
+  probeThrough,
+  startWarden,
+  steadyTraffic,
+  type RunningWarden,
+} from './support/warden-start';
 
 /** The pid of the child of `parent` that runs `services/<name>/src/main.ts`, read from /proc. */
 function servicePid(parent: number, name: string): number | undefined {
@@ -42,15 +48,7 @@ describe('warden start supervises its services', () => {
     ]);
     expect(demo.rows).toEqual([{ project_id: 'demo' }]);
     // Wait until the consumers have joined and a record makes it through.
-    const probe = await eventually(
-      async () => {
-        await warden.post(agentId, 'probe');
-        return (await warden.stored(agentId)).size;
-      },
-      (n) => n > 0,
-      60_000,
-    );
-    expect(probe).toBeGreaterThan(0);
+    expect(await probeThrough(warden, agentId, 60_000)).toBeGreaterThan(0);
     traffic = steadyTraffic(warden, agentId);
   }, 180_000);
 

@@ -136,6 +136,21 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
 }
 
 /**
+ * Posts a probe until one reaches ClickHouse: the consumers have joined their groups and the
+ * pipeline is through end to end. Returns how many of `agentId`'s records are stored.
+ */
+export function probeThrough(warden: RunningWarden, agentId: string, timeoutMs = 90_000): Promise<number> {
+  return eventually(
+    async () => {
+      await warden.post(agentId, 'probe');
+      return (await warden.stored(agentId)).size;
+    },
+    (n) => n > 0,
+    timeoutMs,
+  );
+}
+
+/**
  * Posts one record after another (a pause of `pauseMs` between them) until stopped, keeping the
  * ids ingest acknowledged with the time each request was sent, and a count of every other answer.
  */

@@ -74,6 +74,15 @@ function keyFromRow(row: KeyRow): KeyRecord {
 
 const date = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
 
+/** What a new project is made of (a project is the data plane's account). */
+export interface NewProject {
+  accountId: string;
+  tier: Tier;
+  name?: string;
+  organisationId?: string;
+  limits?: Partial<TierLimits>;
+}
+
 /**
  * Projects (the data plane's accounts) and API keys in PostgreSQL, the system of record. Every
  * write bumps the row's `version` and appends to the audit log in the same transaction; the
@@ -120,13 +129,7 @@ export class PostgresKeys {
   }
 
   /** A new project (refused when the id is taken), optionally in an organisation. */
-  createProject(input: {
-    accountId: string;
-    tier: Tier;
-    name?: string;
-    organisationId?: string;
-    limits?: Partial<TierLimits>;
-  }): Promise<Account> {
+  createProject(input: NewProject): Promise<Account> {
     return inTransaction(this.pool, async (c) => {
       const { rows } = await c.query<ProjectRow>(
         `INSERT INTO projects (id, organisation_id, name, tier, limits) VALUES ($1, $2, $3, $4, $5::jsonb)

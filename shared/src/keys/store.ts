@@ -1,7 +1,7 @@
 import type { ChainableCommander, Redis } from 'ioredis';
 import ms from 'ms';
 import { generateApiKey, hashKey, keyHint, randomBase62 } from './format';
-import type { PostgresKeys } from './postgres';
+import type { NewProject, PostgresKeys } from './postgres';
 import { isTier, resolveLimits, type Tier, type TierLimits } from './tiers';
 
 /**
@@ -270,13 +270,7 @@ export class KeyStore {
   }
 
   /** A new project in PostgreSQL (refused when the id is taken), cached and announced like any account. */
-  async createProject(input: {
-    accountId: string;
-    tier: Tier;
-    name?: string;
-    organisationId?: string;
-    limits?: Partial<TierLimits>;
-  }): Promise<Account> {
+  async createProject(input: NewProject): Promise<Account> {
     if (!this.source) throw new Error('Projects are created in PostgreSQL: give the KeyStore its source.');
     assertAccountId(input.accountId);
     if (input.limits) resolveLimits(input.tier, input.limits);
