@@ -6,7 +6,6 @@
  * redacted text only, so no span quality). Quality is measured on the dev sets in ../shared/eval.
  */
 import { execFileSync } from 'node:child_process';
-import vard from '@andersmyrmel/vard';
 import { OpenRedaction } from '@openredaction/openredaction';
 import { adversarialInput } from '@warden/shared/detectors/adversarial-input';
 import { detectInteraction, detectText, type DetectInput } from '@warden/shared/detectors/index';
@@ -14,6 +13,7 @@ import redactPii from 'redact-pii';
 import { percentile, printTable } from './support/load';
 import { isHeldOut, loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
 import { COUNTED_TYPES, prf, scoreSpans, STRUCTURED_TYPES } from './support/scoring';
+import { vardFlags } from './support/vard';
 
 const N = Number(process.env.RECORDS ?? 4000);
 
@@ -137,19 +137,12 @@ function pinToOneCore(): string {
 
 const openRedaction = new OpenRedaction();
 const redactor = new redactPii.SyncRedactor();
-const vardSafe = (t: string) => {
-  try {
-    return !vard.safe(t).safe;
-  } catch {
-    return true;
-  }
-};
 
 console.log(
   `records: ${N}, mean ${(avgBytes / 1024).toFixed(2)} KB (benign chat, injected, PII, secrets, tool outputs; seed 42); ${pinToOneCore()}`,
 );
 const warden = time('Warden detectInteraction (all detectors)', N, (i) => detectInteraction(records[i]!));
-const vardT = time('vard.safe (injection only)', N, (i) => vardSafe(texts[i]!));
+const vardT = time('vard.safe (injection only)', N, (i) => vardFlags(texts[i]!));
 const orT = time('OpenRedaction.detect (PII only)', N, (i) => openRedaction.detect(texts[i]!));
 const rpT = time('redact-pii SyncRedactor.redact (PII only)', Math.min(N, 1000), (i) =>
   redactor.redact(texts[i]!),
@@ -184,7 +177,7 @@ console.log(
 );
 printTable([
   { detector: 'Warden detectText (prompt)', ms: adv(() => detectText(adversarial)).toFixed(1) },
-  { detector: 'vard.safe', ms: adv(() => vardSafe(adversarial)).toFixed(1) },
+  { detector: 'vard.safe', ms: adv(() => vardFlags(adversarial)).toFixed(1) },
   {
     detector: 'OpenRedaction.detect (1 run)',
     ms: adv(() => openRedaction.detect(adversarial), 1).toFixed(1),
@@ -213,9 +206,9 @@ const wardenFlag = (t: string) =>
 const held = injRows.filter((r) => isHeldOut(r.id));
 const q = [
   { name: 'Warden (held-out 20%, unseen by the model)', ...injQuality(held, wardenFlag) },
-  { name: 'vard (held-out 20%)', ...injQuality(held, vardSafe) },
+  { name: 'vard (held-out 20%)', ...injQuality(held, vardFlags) },
   { name: 'Warden (all rows; model trained on 80%)', ...injQuality(injRows, wardenFlag) },
-  { name: 'vard (all rows)', ...injQuality(injRows, vardSafe) },
+  { name: 'vard (all rows)', ...injQuality(injRows, vardFlags) },
 ];
 console.log(
   '\n## Injection quality on injection-dev.jsonl (row flagged = any injection/jailbreak finding; vard: safe === false)',

@@ -22,9 +22,11 @@ export interface ModelScore {
   end: number;
 }
 
-/** Best window score of a lower-cased normalised text: one injected passage in a long document still scores. */
-export function scoreInjectionModel(normalizedText: string): ModelScore {
-  const model = injectionModel();
+/**
+ * Best window score of a lower-cased normalised text: one injected passage in a long document still
+ * scores. `model` defaults to the shipped one (the eval passes one trained without the scored source).
+ */
+export function scoreInjectionModel(normalizedText: string, model = injectionModel()): ModelScore {
   let best: ModelScore = { probability: 0, start: 0, end: normalizedText.length };
   for (const [s, e] of modelWindows(normalizedText)) {
     const p = scoreWindow(model, normalizedText, s, e);

@@ -1,6 +1,7 @@
 import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
+import type { LinearModel } from './injection-features';
 import { scoreInjectionModel } from './injection-model';
 import { literalPattern, nextMatch, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
@@ -239,6 +240,8 @@ export interface InjectionContext {
   field: string;
   /** Tool outputs, retrieved documents, metadata: instructions addressed to the AI weigh more here. */
   isData: boolean;
+  /** The model to score with; default the shipped one. */
+  model?: LinearModel;
 }
 
 interface Hit {
@@ -326,7 +329,7 @@ function locateAll(hits: Map<string, Hit>): boolean {
 /** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
 export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
   const hits = collectHits(fv, ctx, true);
-  const model = scoreInjectionModel(fv.normalized.text);
+  const model = scoreInjectionModel(fv.normalized.text, ctx.model);
 
   // undefined: a set reported a rule its locator cannot find; match every view eagerly, as without sets.
   return findingsFor(fv, ctx, hits, model) ?? findingsFor(fv, ctx, collectHits(fv, ctx, false), model)!;
