@@ -11,6 +11,7 @@ import { adversarialInput } from '@warden/shared/detectors/adversarial-input';
 import { detectInteraction, detectText, type DetectInput } from '@warden/shared/detectors/index';
 import redactPii from 'redact-pii';
 import { percentile, printTable } from './support/load';
+import { rng } from './support/rng';
 import { isHeldOut, loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
 import { COUNTED_TYPES, prf, scoreSpans, STRUCTURED_TYPES } from './support/scoring';
 import { vardFlags } from './support/vard';
@@ -18,14 +19,6 @@ import { vardFlags } from './support/vard';
 const N = Number(process.env.RECORDS ?? 4000);
 
 // ── deterministic records ────────────────────────────────────────────────────────────────────
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(42);
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
 

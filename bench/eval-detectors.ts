@@ -6,7 +6,7 @@
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD } from '@warden/shared/detectors/injection';
 import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injection-features';
-import { scoreInjectionModel } from '@warden/shared/detectors/injection-model';
+import { injectionModel, scoreInjectionModel } from '@warden/shared/detectors/injection-model';
 import { buildViews } from '@warden/shared/detectors/views';
 import { printTable } from './support/load';
 import { COUNTED_TYPES, STRUCTURED_TYPES } from './support/scoring';
@@ -19,6 +19,7 @@ import {
   type InjectionRow,
   type PiiSpan,
 } from './support/eval-data';
+import { generateObfuscations } from './gen-obfuscations';
 import { modelFeatures, trainInjectionModel, type Example } from './support/injection-training';
 import { vardFlags } from './support/vard';
 
@@ -200,6 +201,39 @@ export function evalInjectionRandomSplit() {
   ]);
 }
 
+/**
+ * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
+ * hidden the same way, with the shipped model.
+ */
+export function evalObfuscations() {
+  const rows = generateObfuscations();
+  const byFamily = new Map<string, Scored>();
+  for (const r of rows) {
+    if (!byFamily.has(r.family)) byFamily.set(r.family, scored());
+    scoreRows([{ id: '', source: r.method, ...r }], injectionModel(), byFamily.get(r.family)!);
+  }
+  console.log(
+    '\n## Obfuscation families (bench/gen-obfuscations.ts, seed 21: attacks and benign texts hidden the same way;\n' +
+      'shipped model). "plain" is the same bases unhidden, for reference.',
+  );
+  const kinds = ['warden', 'rules', 'model', 'vard'] as const;
+  printTable(
+    [...byFamily].map(([family, res]) => {
+      const row: Record<string, string | number> = {
+        family,
+        attacks: res.warden.tp + res.warden.fn,
+        benign: res.warden.fp + res.warden.tn,
+      };
+      for (const k of kinds) {
+        const { recall, fpr } = rates(res[k]);
+        row[`${k} R`] = f3(recall);
+        row[`${k} FPR`] = f3(fpr);
+      }
+      return row;
+    }),
+  );
+}
+
 // ── PII ──────────────────────────────────────────────────────────────────────────────────────
 
 export function evalPii() {
@@ -299,5 +333,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Eval data: ${evalDir}`);
   evalInjectionLoso();
   evalInjectionRandomSplit();
+  evalObfuscations();
   evalPii();
 }

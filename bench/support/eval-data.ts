@@ -37,11 +37,10 @@ function readJsonl<T>(name: string): T[] {
 }
 
 export const loadInjectionRows = () => readJsonl<InjectionRow>('injection-dev.jsonl');
+/** injection-train.jsonl alone: the pool's training file, where generated texts take their bases. */
+export const loadInjectionTrainRows = () => readJsonl<InjectionRow>('injection-train.jsonl');
 /** The whole injection pool: injection-dev.jsonl and injection-train.jsonl (no text is in both). */
-export const loadInjectionPool = () => [
-  ...loadInjectionRows(),
-  ...readJsonl<InjectionRow>('injection-train.jsonl'),
-];
+export const loadInjectionPool = () => [...loadInjectionRows(), ...loadInjectionTrainRows()];
 /** A row's source: the part of `source` before `:` (the unit of leave-one-source-out). */
 export const sourceOf = (row: InjectionRow) => row.source.split(':')[0]!;
 export const loadPiiRows = () => readJsonl<PiiRow>('pii-dev.jsonl');
