@@ -12,7 +12,7 @@ import { detectInteraction, detectText, type DetectInput } from '@warden/shared/
 import redactPii from 'redact-pii';
 import { percentile, printTable } from './support/load';
 import { rng } from './support/rng';
-import { isHeldOut, loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
+import { loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
 import { COUNTED_TYPES, prf, scoreSpans, STRUCTURED_TYPES } from './support/scoring';
 import { vardFlags } from './support/vard';
 
@@ -196,12 +196,11 @@ function injQuality(rows: typeof injRows, flag: (t: string) => boolean) {
 }
 const wardenFlag = (t: string) =>
   detectText(t).some((f) => f.threatType === 'prompt_injection' || f.threatType === 'jailbreak');
-const held = injRows.filter((r) => isHeldOut(r.id));
+// The shipped model is trained on the whole pool, these rows included: generalisation is
+// eval:detectors' leave-one-source-out figure.
 const q = [
-  { name: 'Warden (held-out 20%, unseen by the model)', ...injQuality(held, wardenFlag) },
-  { name: 'vard (held-out 20%)', ...injQuality(held, vardFlags) },
-  { name: 'Warden (all rows; model trained on 80%)', ...injQuality(injRows, wardenFlag) },
-  { name: 'vard (all rows)', ...injQuality(injRows, vardFlags) },
+  { name: 'Warden (model trained on the pool, these rows included)', ...injQuality(injRows, wardenFlag) },
+  { name: 'vard', ...injQuality(injRows, vardFlags) },
 ];
 console.log(
   '\n## Injection quality on injection-dev.jsonl (row flagged = any injection/jailbreak finding; vard: safe === false)',
