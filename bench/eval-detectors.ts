@@ -4,9 +4,9 @@
  *   npm run eval:detectors
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';
-import { INJECTION_THRESHOLD } from '@warden/shared/detectors/injection';
+import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
 import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injection-features';
-import { injectionModel, scoreInjectionModel } from '@warden/shared/detectors/injection-model';
+import { injectionModel } from '@warden/shared/detectors/injection-model';
 import { buildViews } from '@warden/shared/detectors/views';
 import { printTable } from './support/load';
 import { COUNTED_TYPES, STRUCTURED_TYPES } from './support/scoring';
@@ -92,8 +92,7 @@ function scoreRows(rows: InjectionRow[], model: LinearModel, into: Scored) {
     const actual = r.label === 'injection';
     tally(into.warden, flags(r.text, model), actual);
     tally(into.rules, flags(r.text, NO_MODEL), actual);
-    const norm = buildViews(r.text, { derived: false }).normalized.text;
-    tally(into.model, scoreInjectionModel(norm, model).probability >= INJECTION_THRESHOLD, actual);
+    tally(into.model, scoreModelViews(buildViews(r.text), model).probability >= INJECTION_THRESHOLD, actual);
     tally(into.vard, vardFlags(r.text), actual);
   }
 }

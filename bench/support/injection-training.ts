@@ -7,6 +7,7 @@
 import {
   FEATURE_BITS,
   featureIndices,
+  modelReadable,
   modelWindows,
   type LinearModel,
 } from '@warden/shared/detectors/injection-features';
@@ -30,7 +31,7 @@ export const TRAINING = { epochs: 30, l2: 1e-5, lr0: 0.5, seed: 'order' };
 
 /** Feature buckets of a text as the model sees it: the first window of the normalised view. */
 export function modelFeatures(text: string): Uint32Array {
-  const norm = buildViews(text, { derived: false }).normalized.text;
+  const norm = modelReadable(buildViews(text, { derived: false }).normalized.text);
   const [s, e] = modelWindows(norm)[0]!;
   return featureIndices(norm.slice(s, e));
 }

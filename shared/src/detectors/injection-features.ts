@@ -116,6 +116,35 @@ function clearMarks(n: number): void {
   for (let k = 0; k < n; k++) MARK[found[k]!] = 0;
 }
 
+// Runs of the base64/hex/percent alphabet: encoded data, whose decoded text the model reads in its
+// own view. Left in, their punctuation shapes look like adversarial suffixes.
+const OPAQUE_MIN = 32;
+const OPAQUE_RUN = /[a-z0-9+/=_%-]{32,}/g;
+const isOpaqueChar = (c: number) =>
+  (c >= 97 && c <= 122) ||
+  (c >= 48 && c <= 57) ||
+  c === 43 ||
+  c === 47 ||
+  c === 61 ||
+  c === 95 ||
+  c === 37 ||
+  c === 45;
+
+/**
+ * The text as the model reads it (training and inference alike): lower-cased normalised text with
+ * opaque encoded runs blanked, same length so window offsets stay raw-mappable.
+ */
+export function modelReadable(text: string): string {
+  // A plain loop finds whether there is any such run (most text has none) far faster than the regex.
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (isOpaqueChar(text.charCodeAt(i))) {
+      if (++run >= OPAQUE_MIN) return text.replace(OPAQUE_RUN, (m) => ' '.repeat(m.length));
+    } else run = 0;
+  }
+  return text;
+}
+
 /** Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length. */
 export function featureIndices(text: string): Uint32Array {
   const n = scanFeatures(text, 0, text.length);

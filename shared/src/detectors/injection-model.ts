@@ -1,4 +1,4 @@
-import { modelWindows, scoreWindow, type LinearModel } from './injection-features';
+import { modelReadable, modelWindows, scoreWindow, type LinearModel } from './injection-features';
 import { injectionModelWeights } from './injection-model-weights';
 
 let cached: LinearModel | undefined;
@@ -27,9 +27,10 @@ export interface ModelScore {
  * scores. `model` defaults to the shipped one (the eval passes one trained without the scored source).
  */
 export function scoreInjectionModel(normalizedText: string, model = injectionModel()): ModelScore {
-  let best: ModelScore = { probability: 0, start: 0, end: normalizedText.length };
-  for (const [s, e] of modelWindows(normalizedText)) {
-    const p = scoreWindow(model, normalizedText, s, e);
+  const text = modelReadable(normalizedText);
+  let best: ModelScore = { probability: 0, start: 0, end: text.length };
+  for (const [s, e] of modelWindows(text)) {
+    const p = scoreWindow(model, text, s, e);
     if (p > best.probability) best = { probability: p, start: s, end: e };
   }
   return best;

@@ -2,7 +2,7 @@ import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
 import type { LinearModel } from './injection-features';
-import { scoreInjectionModel } from './injection-model';
+import { scoreInjectionModel, type ModelScore } from './injection-model';
 import { literalPattern, nextMatch, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
 
@@ -329,19 +329,43 @@ function locateAll(hits: Map<string, Hit>): boolean {
 /** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
 export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
   const hits = collectHits(fv, ctx, true);
-  const model = scoreInjectionModel(fv.normalized.text, ctx.model);
+  const model = scoreModelViews(fv, ctx.model);
 
   // undefined: a set reported a rule its locator cannot find; match every view eagerly, as without sets.
   return findingsFor(fv, ctx, hits, model) ?? findingsFor(fv, ctx, collectHits(fv, ctx, false), model)!;
 }
 
-/** Findings from the hits and the model score; undefined when a lazy hit cannot be located. */
+export interface ModelHit extends ModelScore {
+  view: TextView;
+}
 
+/**
+ * The model's best score over every view of the field: text hidden by encodings, leetspeak, spaced
+ * letters, comments or tag characters is scored as revealed, not only as it looks.
+ */
+export function scoreModelViews(fv: FieldViews, model?: LinearModel): ModelHit {
+  let best: ModelHit = { ...scoreInjectionModel(fv.normalized.text, model), view: fv.normalized };
+  // Repeated encoded payloads decode to identical views: one score each.
+  const seen = new Set<string>();
+  for (const view of fv.views) {
+    if (view === fv.normalized) continue;
+    // A lone leet-looking token ("2nd", "h2o") is ordinary text, not hiding: the rules still read it.
+    if (view.name === 'leet' && fv.signals.leetTokens < 2) continue;
+    const text = view.modelText ?? view.text;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const score = scoreInjectionModel(text, model);
+    if (score.probability > best.probability) best = { ...score, view };
+  }
+  return best;
+}
+
+/** Findings from the hits and the model score; undefined when a lazy hit cannot be located. */
 function findingsFor(
   fv: FieldViews,
   ctx: InjectionContext,
   hits: Map<string, Hit>,
-  model: ReturnType<typeof scoreInjectionModel>,
+  model: ModelHit,
 ): Finding[] | undefined {
   const ruleEvidence = [...hits.values()];
   // Families, not rules, are independent evidence: keep the strongest hit per family prefix.
@@ -389,7 +413,7 @@ function findingsFor(
     });
   }
   if (model.probability >= INJECTION_THRESHOLD) {
-    const [start, end] = rawSpan(fv.normalized, model.start, model.end);
+    const [start, end] = rawSpan(model.view, model.start, model.end);
     findings.push({
       detector: 'injection',
       detectorVersion,
@@ -400,8 +424,10 @@ function findingsFor(
       field: ctx.field,
       start,
       end,
-      view: 'nfkc',
-      explanation: `injection/jailbreak classifier scored ${model.probability.toFixed(2)} on this passage`,
+      view: model.view.name,
+      explanation:
+        `injection/jailbreak classifier scored ${model.probability.toFixed(2)} on this passage` +
+        (model.view.name !== 'nfkc' ? ` (read in the ${model.view.name} view)` : ''),
     });
   }
   return findings;
