@@ -329,7 +329,10 @@ function locateAll(hits: Map<string, Hit>): boolean {
 /** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
 export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
   const hits = collectHits(fv, ctx, true);
-  const model = scoreModelViews(fv, ctx.model);
+  // The model reads the other views only while the verdict is open: rules that already decide it
+  // (or one view that does) leave the rest unscored, which keeps the derived views cheap.
+  const rulesDecide = combineEvidence(ruleWeights(hits)) >= INJECTION_THRESHOLD;
+  const model = scoreModelViews(fv, ctx.model, rulesDecide ? 0 : INJECTION_THRESHOLD);
 
   // undefined: a set reported a rule its locator cannot find; match every view eagerly, as without sets.
   return findingsFor(fv, ctx, hits, model) ?? findingsFor(fv, ctx, collectHits(fv, ctx, false), model)!;
@@ -341,10 +344,12 @@ export interface ModelHit extends ModelScore {
 
 /**
  * The model's best score over every view of the field: text hidden by encodings, leetspeak, spaced
- * letters, comments or tag characters is scored as revealed, not only as it looks.
+ * letters, comments or tag characters is scored as revealed, not only as it looks. Views after the
+ * normalised one are scored until one reaches `stopAt`.
  */
-export function scoreModelViews(fv: FieldViews, model?: LinearModel): ModelHit {
+export function scoreModelViews(fv: FieldViews, model?: LinearModel, stopAt = 1): ModelHit {
   let best: ModelHit = { ...scoreInjectionModel(fv.normalized.text, model), view: fv.normalized };
+  if (best.probability >= stopAt) return best;
   // Repeated encoded payloads decode to identical views: one score each.
   const seen = new Set<string>();
   for (const view of fv.views) {
@@ -356,8 +361,19 @@ export function scoreModelViews(fv: FieldViews, model?: LinearModel): ModelHit {
     seen.add(text);
     const score = scoreInjectionModel(text, model);
     if (score.probability > best.probability) best = { ...score, view };
+    if (best.probability >= stopAt) break;
   }
   return best;
+}
+
+/** Families, not rules, are independent evidence: the strongest hit's weight per family prefix. */
+function ruleWeights(hits: Map<string, Hit>): number[] {
+  const byFamily = new Map<string, number>();
+  for (const h of hits.values()) {
+    const fam = h.rule.id.split('.')[0]!;
+    byFamily.set(fam, Math.max(byFamily.get(fam) ?? 0, h.weight));
+  }
+  return [...byFamily.values()];
 }
 
 /** Findings from the hits and the model score; undefined when a lazy hit cannot be located. */
@@ -368,14 +384,8 @@ function findingsFor(
   model: ModelHit,
 ): Finding[] | undefined {
   const ruleEvidence = [...hits.values()];
-  // Families, not rules, are independent evidence: keep the strongest hit per family prefix.
-  const byFamily = new Map<string, number>();
-  for (const h of ruleEvidence) {
-    const fam = h.rule.id.split('.')[0]!;
-    byFamily.set(fam, Math.max(byFamily.get(fam) ?? 0, h.weight));
-  }
+  const evidence = ruleWeights(hits);
   const hidden = ruleEvidence.some((h) => h.view.name !== 'nfkc');
-  const evidence = [...byFamily.values()];
   // A model score below 0.5 is weak counter-evidence only when no rule fired, so it is not added.
   if (model.probability >= 0.2) evidence.push(model.probability);
   if (hidden) evidence.push(0.3);
