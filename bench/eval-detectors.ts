@@ -1,7 +1,9 @@
 /**
- * Scores the detectors on the reference dev sets (read at run time from ../shared/eval, or
+ * Scores the detectors on the reference pool (read at run time from ../shared/eval, or
  * WARDEN_EVAL_DIR; never committed):
  *   npm run eval:detectors
+ * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard).
+ * Then a random split of the pool, the obfuscation families (bench/gen-obfuscations.ts) and PII.
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
