@@ -6,26 +6,19 @@
  * redacted text only, so no span quality). Quality is measured on the dev sets in ../shared/eval.
  */
 import { execFileSync } from 'node:child_process';
-import vard from '@andersmyrmel/vard';
 import { OpenRedaction } from '@openredaction/openredaction';
 import { adversarialInput } from '@warden/shared/detectors/adversarial-input';
 import { detectInteraction, detectText, type DetectInput } from '@warden/shared/detectors/index';
 import redactPii from 'redact-pii';
 import { percentile, printTable } from './support/load';
-import { isHeldOut, loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
+import { rng } from './support/rng';
+import { loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
 import { COUNTED_TYPES, prf, scoreSpans, STRUCTURED_TYPES } from './support/scoring';
+import { vardFlags } from './support/vard';
 
 const N = Number(process.env.RECORDS ?? 4000);
 
 // ── deterministic records ────────────────────────────────────────────────────────────────────
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(42);
 const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
@@ -137,19 +130,12 @@ function pinToOneCore(): string {
 
 const openRedaction = new OpenRedaction();
 const redactor = new redactPii.SyncRedactor();
-const vardSafe = (t: string) => {
-  try {
-    return !vard.safe(t).safe;
-  } catch {
-    return true;
-  }
-};
 
 console.log(
   `records: ${N}, mean ${(avgBytes / 1024).toFixed(2)} KB (benign chat, injected, PII, secrets, tool outputs; seed 42); ${pinToOneCore()}`,
 );
 const warden = time('Warden detectInteraction (all detectors)', N, (i) => detectInteraction(records[i]!));
-const vardT = time('vard.safe (injection only)', N, (i) => vardSafe(texts[i]!));
+const vardT = time('vard.safe (injection only)', N, (i) => vardFlags(texts[i]!));
 const orT = time('OpenRedaction.detect (PII only)', N, (i) => openRedaction.detect(texts[i]!));
 const rpT = time('redact-pii SyncRedactor.redact (PII only)', Math.min(N, 1000), (i) =>
   redactor.redact(texts[i]!),
@@ -184,7 +170,7 @@ console.log(
 );
 printTable([
   { detector: 'Warden detectText (prompt)', ms: adv(() => detectText(adversarial)).toFixed(1) },
-  { detector: 'vard.safe', ms: adv(() => vardSafe(adversarial)).toFixed(1) },
+  { detector: 'vard.safe', ms: adv(() => vardFlags(adversarial)).toFixed(1) },
   {
     detector: 'OpenRedaction.detect (1 run)',
     ms: adv(() => openRedaction.detect(adversarial), 1).toFixed(1),
@@ -210,12 +196,11 @@ function injQuality(rows: typeof injRows, flag: (t: string) => boolean) {
 }
 const wardenFlag = (t: string) =>
   detectText(t).some((f) => f.threatType === 'prompt_injection' || f.threatType === 'jailbreak');
-const held = injRows.filter((r) => isHeldOut(r.id));
+// The shipped model is trained on the whole pool, these rows included: generalisation is
+// eval:detectors' leave-one-source-out figure.
 const q = [
-  { name: 'Warden (held-out 20%, unseen by the model)', ...injQuality(held, wardenFlag) },
-  { name: 'vard (held-out 20%)', ...injQuality(held, vardSafe) },
-  { name: 'Warden (all rows; model trained on 80%)', ...injQuality(injRows, wardenFlag) },
-  { name: 'vard (all rows)', ...injQuality(injRows, vardSafe) },
+  { name: 'Warden (model trained on the pool, these rows included)', ...injQuality(injRows, wardenFlag) },
+  { name: 'vard', ...injQuality(injRows, vardFlags) },
 ];
 console.log(
   '\n## Injection quality on injection-dev.jsonl (row flagged = any injection/jailbreak finding; vard: safe === false)',

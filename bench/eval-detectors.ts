@@ -1,10 +1,13 @@
 /**
- * Scores the detectors on the reference dev sets (read at run time from ../shared/eval, or
+ * Scores the detectors on the reference pool (read at run time from ../shared/eval, or
  * WARDEN_EVAL_DIR; never committed):
  *   npm run eval:detectors
+ * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard).
+ * Then a random split of the pool, the obfuscation families (bench/gen-obfuscations.ts) and PII.
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';
-import { featureIndices, modelWindows, scoreFeatures } from '@warden/shared/detectors/injection-features';
+import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
+import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injection-features';
 import { injectionModel } from '@warden/shared/detectors/injection-model';
 import { buildViews } from '@warden/shared/detectors/views';
 import { printTable } from './support/load';
@@ -12,11 +15,15 @@ import { COUNTED_TYPES, STRUCTURED_TYPES } from './support/scoring';
 import {
   evalDir,
   isHeldOut,
-  loadInjectionRows,
+  loadInjectionPool,
   loadPiiRows,
-  shortSource,
+  sourceOf,
+  type InjectionRow,
   type PiiSpan,
 } from './support/eval-data';
+import { generateObfuscations } from './gen-obfuscations';
+import { modelFeatures, trainInjectionModel, type Example } from './support/injection-training';
+import { vardFlags } from './support/vard';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 const prf = (tp: number, fp: number, fn: number) => {
@@ -58,49 +65,174 @@ function injectionRow(name: string, c: Counts) {
   };
 }
 
-export function evalInjection(): { all: Counts; heldOut: Counts } {
-  const rows = loadInjectionRows();
-  const all = empty();
-  const heldOut = empty();
-  const modelHeld = empty();
-  const rulesOnly = empty();
-  const bySource = new Map<string, Counts>();
-  const model = injectionModel();
+/** Recall on a source's injections and false-positive rate on its benign rows (NaN where it has none). */
+function rates(c: Counts) {
+  return { recall: c.tp / (c.tp + c.fn), fpr: c.fp / (c.fp + c.tn) };
+}
+const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+
+/** A model that never scores: the rules alone, under the same combination and threshold. */
+const NO_MODEL: LinearModel = {
+  bits: FEATURE_BITS,
+  bias: -30,
+  weights: new Float32Array(1 << FEATURE_BITS),
+};
+
+const flags = (text: string, model: LinearModel) =>
+  detectText(text, 'prompt', { injectionModel: model }).some(isInjectionFinding);
+
+interface Scored {
+  warden: Counts;
+  rules: Counts;
+  model: Counts;
+  vard: Counts;
+}
+const scored = (): Scored => ({ warden: empty(), rules: empty(), model: empty(), vard: empty() });
+
+function scoreRows(rows: InjectionRow[], model: LinearModel, into: Scored) {
   for (const r of rows) {
     const actual = r.label === 'injection';
-    const findings = detectText(r.text, 'prompt').filter(isInjectionFinding);
-    const predicted = findings.length > 0;
-    tally(all, predicted, actual);
-    const src = shortSource(r.source);
-    if (!bySource.has(src)) bySource.set(src, empty());
-    tally(bySource.get(src)!, predicted, actual);
-    tally(
-      rulesOnly,
-      findings.some((f) => !f.ruleId.startsWith('model.')) && findings.some((f) => f.confidence >= 0.5),
-      actual,
+    tally(into.warden, flags(r.text, model), actual);
+    tally(into.rules, flags(r.text, NO_MODEL), actual);
+    tally(into.model, scoreModelViews(buildViews(r.text), model).probability >= INJECTION_THRESHOLD, actual);
+    tally(into.vard, vardFlags(r.text), actual);
+  }
+}
+
+export interface LosoSummary {
+  macroRecall: Record<keyof Scored, number>;
+  macroFpr: Record<keyof Scored, number>;
+}
+
+/**
+ * The headline: leave-one-source-out. For each source S of the pool, the model is trained on every
+ * other source and S is scored with it; rules (never trained) and vard are scored on S the same way.
+ */
+export function evalInjectionLoso(): LosoSummary {
+  const pool = loadInjectionPool();
+  const t0 = performance.now();
+  const examples: Example[] = pool.map((r) => ({
+    id: r.id,
+    x: modelFeatures(r.text),
+    y: r.label === 'injection' ? 1 : 0,
+  }));
+  const bySource = new Map<string, number[]>();
+  pool.forEach((r, i) => {
+    const s = sourceOf(r);
+    if (!bySource.has(s)) bySource.set(s, []);
+    bySource.get(s)!.push(i);
+  });
+  const sources = [...bySource.keys()].sort();
+  const results = new Map<string, Scored>();
+  for (const s of sources) {
+    const idx = new Set(bySource.get(s));
+    const { model } = trainInjectionModel(examples.filter((_, i) => !idx.has(i)));
+    const res = scored();
+    scoreRows(
+      [...idx].map((i) => pool[i]!),
+      model,
+      res,
     );
-    if (isHeldOut(r.id)) {
-      tally(heldOut, predicted, actual);
-      const norm = buildViews(r.text, { derived: false }).normalized.text;
-      const [s, e] = modelWindows(norm)[0]!;
-      tally(modelHeld, scoreFeatures(model, featureIndices(norm.slice(s, e))) >= 0.5, actual);
+    results.set(s, res);
+    process.stderr.write(
+      `  LOSO ${s}: ${idx.size} rows scored (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+    );
+  }
+  const kinds = ['warden', 'rules', 'model', 'vard'] as const;
+  const cell = (x: number) => (Number.isFinite(x) ? f3(x) : '-');
+  const table = sources.map((s) => {
+    const res = results.get(s)!;
+    const c = res.warden;
+    const row: Record<string, string | number> = {
+      source: s,
+      injections: c.tp + c.fn,
+      benign: c.fp + c.tn,
+    };
+    for (const k of kinds) {
+      const { recall, fpr } = rates(res[k]);
+      row[`${k} R`] = cell(recall);
+      row[`${k} FPR`] = cell(fpr);
     }
+    return row;
+  });
+  const summary: LosoSummary = { macroRecall: {} as never, macroFpr: {} as never };
+  const macro: Record<string, string | number> = { source: 'MACRO mean', injections: '', benign: '' };
+  const worst: Record<string, string | number> = { source: 'worst source', injections: '', benign: '' };
+  for (const k of kinds) {
+    const rs = sources.map((s) => rates(results.get(s)![k]).recall).filter(Number.isFinite);
+    const fs = sources.map((s) => rates(results.get(s)![k]).fpr).filter(Number.isFinite);
+    summary.macroRecall[k] = mean(rs);
+    summary.macroFpr[k] = mean(fs);
+    macro[`${k} R`] = f3(mean(rs));
+    macro[`${k} FPR`] = f3(mean(fs));
+    worst[`${k} R`] = f3(Math.min(...rs));
+    worst[`${k} FPR`] = f3(Math.max(...fs));
   }
   console.log(
-    '\n## Injection / jailbreak (a row is flagged when any prompt_injection or jailbreak finding is emitted)',
+    '\n## Injection / jailbreak — leave-one-source-out (headline)\n' +
+      `Pool: injection-dev.jsonl + injection-train.jsonl, ${pool.length} rows, ${sources.length} sources. For each source the\n` +
+      'model is trained on all the other sources (bench/support/injection-training.ts) and that source is scored.\n' +
+      'warden = full detector (rules + that model); rules = rules alone (no model); model = model alone (p ≥ 0.5);\n' +
+      "vard = @andersmyrmel/vard (vard.safe === false). R = recall on the source's injections, FPR = share of its\n" +
+      'benign rows flagged; macro = unweighted mean over the sources that have that label.',
   );
-  console.log(
-    'Held-out = rows the model never saw in training (FNV-1a(id) % 5 == 0); "all" includes its training rows.',
+  printTable([...table, macro, worst]);
+  return summary;
+}
+
+/**
+ * Secondary: a random split of the pool (FNV-1a(id) % 5 == 0 held out), model trained on the rest.
+ * Rows of one source share templates, so this measures memory more than detection.
+ */
+export function evalInjectionRandomSplit() {
+  const pool = loadInjectionPool();
+  const train = pool.filter((r) => !isHeldOut(r.id));
+  const held = pool.filter((r) => isHeldOut(r.id));
+  const { model } = trainInjectionModel(
+    train.map((r) => ({ id: r.id, x: modelFeatures(r.text), y: r.label === 'injection' ? 1 : 0 })),
   );
+  const res = scored();
+  scoreRows(held, model, res);
+  console.log('\n## Secondary: random 80/20 split of the pool (memorisation-prone; not the headline)');
   printTable([
-    injectionRow('all rows: full detector', all),
-    injectionRow('held-out: full detector', heldOut),
-    injectionRow('held-out: model alone (first window, p≥0.5)', modelHeld),
-    injectionRow('all rows: rules that fired (model not counted alone)', rulesOnly),
+    injectionRow('held-out: full detector', res.warden),
+    injectionRow('held-out: rules alone', res.rules),
+    injectionRow('held-out: model alone (p≥0.5)', res.model),
+    injectionRow('held-out: vard', res.vard),
   ]);
-  console.log('\nBy source (full detector, all rows):');
-  printTable([...bySource.entries()].sort().map(([k, c]) => injectionRow(k, c)));
-  return { all, heldOut };
+}
+
+/**
+ * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
+ * hidden the same way, with the shipped model.
+ */
+export function evalObfuscations() {
+  const rows = generateObfuscations();
+  const byFamily = new Map<string, Scored>();
+  for (const r of rows) {
+    if (!byFamily.has(r.family)) byFamily.set(r.family, scored());
+    scoreRows([{ id: '', source: r.method, ...r }], injectionModel(), byFamily.get(r.family)!);
+  }
+  console.log(
+    '\n## Obfuscation families (bench/gen-obfuscations.ts, seed 21: attacks and benign texts hidden the same way;\n' +
+      'shipped model). "plain" is the same bases unhidden, for reference.',
+  );
+  const kinds = ['warden', 'rules', 'model', 'vard'] as const;
+  printTable(
+    [...byFamily].map(([family, res]) => {
+      const row: Record<string, string | number> = {
+        family,
+        attacks: res.warden.tp + res.warden.fn,
+        benign: res.warden.fp + res.warden.tn,
+      };
+      for (const k of kinds) {
+        const { recall, fpr } = rates(res[k]);
+        row[`${k} R`] = f3(recall);
+        row[`${k} FPR`] = f3(fpr);
+      }
+      return row;
+    }),
+  );
 }
 
 // ── PII ──────────────────────────────────────────────────────────────────────────────────────
@@ -200,6 +332,8 @@ export function evalPii() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Eval data: ${evalDir}`);
-  evalInjection();
+  evalInjectionLoso();
+  evalInjectionRandomSplit();
+  evalObfuscations();
   evalPii();
 }

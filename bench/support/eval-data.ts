@@ -37,6 +37,12 @@ function readJsonl<T>(name: string): T[] {
 }
 
 export const loadInjectionRows = () => readJsonl<InjectionRow>('injection-dev.jsonl');
+/** injection-train.jsonl alone: the pool's training file, where generated texts take their bases. */
+export const loadInjectionTrainRows = () => readJsonl<InjectionRow>('injection-train.jsonl');
+/** The whole injection pool: injection-dev.jsonl and injection-train.jsonl (no text is in both). */
+export const loadInjectionPool = () => [...loadInjectionRows(), ...loadInjectionTrainRows()];
+/** A row's source: the part of `source` before `:` (the unit of leave-one-source-out). */
+export const sourceOf = (row: InjectionRow) => row.source.split(':')[0]!;
 export const loadPiiRows = () => readJsonl<PiiRow>('pii-dev.jsonl');
 
 /**
@@ -47,16 +53,4 @@ export function isHeldOut(id: string): boolean {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
   return h % 5 === 0;
-}
-
-/** Short source names for tables ("JailbreakBench/artifacts:PAIR" → "JBB:PAIR"). */
-export function shortSource(source: string): string {
-  return source
-    .replace('JailbreakBench/artifacts', 'JBB')
-    .replace('prompt_with_random_search', 'random_search')
-    .replace('leolee99/PIGuard', 'PIGuard')
-    .replace('sherdencooper/GPTFuzz:templates', 'GPTFuzz')
-    .replace('Giskard-AI/prompt-injections', 'Giskard')
-    .replace('microsoft/BIPIA:text_attack_train', 'BIPIA')
-    .replace('f/awesome-chatgpt-prompts', 'awesome-prompts');
 }

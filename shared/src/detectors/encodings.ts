@@ -23,11 +23,26 @@ export const DECODE_LIMITS = {
 
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
 const HEX = new RE2('(?:\\\\x[0-9A-Fa-f]{2}){6,}|\\b(?:[0-9A-Fa-f]{2}[ :]?){8,}[0-9A-Fa-f]{2}\\b', 'g');
-const URLENC = new RE2('(?:%[0-9A-Fa-f]{2}[^\\s%]{0,3}){4,}', 'g');
+// Percent-escapes at most a short word apart (spaces included: attackers escape some letters only).
+// A word's letters right before the first escape belong to it ("i%67nore").
+const URLENC = new RE2('[A-Za-z0-9]{0,12}(?:%[0-9A-Fa-f]{2}[^%\\n]{0,12}){4,}', 'g');
 // ROT13 of words attackers hide: ignore, instructions, previous, system prompt, jailbreak, password.
 // A JS RegExp of bounded literals (linear: no repetition) — called on every field, it skips a native call.
 const ROT13_HINT =
   /\b(?:vtaber|vafgehpgvbaf|cerivbhf|flfgrz|cebzcg|wnvyoernx|cnffjbeq|qvfertneq)\b|\brot[- ]?13\b/i;
+// English function words as ROT13 ("the", "and", "you", "your", "all", "this", "with", "from", "that",
+// "are", "for"): two of them mark a ROT13 sentence whatever it says.
+const ROT13_COMMON = /\b(?:gur|naq|lbh|lbhe|nyy|guvf|jvgu|sebz|gung|ner|sbe)\b/gi;
+
+function looksRot13(text: string): boolean {
+  if (ROT13_HINT.test(text)) return true;
+  ROT13_COMMON.lastIndex = 0;
+  const first = ROT13_COMMON.exec(text);
+  if (!first) return false;
+  for (let m = ROT13_COMMON.exec(text); m; m = ROT13_COMMON.exec(text))
+    if (m[0].toLowerCase() !== first[0].toLowerCase()) return true;
+  return false;
+}
 
 /** Share of decoded characters that look like language (letters, digits, spaces, punctuation). */
 function readable(s: string): boolean {
@@ -56,6 +71,24 @@ function rot13(s: string): string {
   return out;
 }
 
+/** Percent-decoding that never throws: escapes become bytes, other characters their UTF-8. */
+function percentDecode(s: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 37 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c < 0x80) bytes.push(c);
+    else {
+      const cp = s.codePointAt(i)!;
+      bytes.push(...Buffer.from(String.fromCodePoint(cp), 'utf8'));
+      if (cp > 0xffff) i++;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
 function decodeOne(encoding: Encoding, s: string): string | undefined {
   try {
     if (encoding === 'base64') {
@@ -63,7 +96,7 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
       return Buffer.from(s, 'base64').toString('utf8');
     }
     if (encoding === 'hex') return Buffer.from(s.replace(/\\x|[ :]/g, ''), 'hex').toString('utf8');
-    if (encoding === 'url') return decodeURIComponent(s);
+    if (encoding === 'url') return percentDecode(s);
     return rot13(s);
   } catch {
     return undefined;
@@ -100,7 +133,7 @@ function visit(st: DecodeState, at: Place): void {
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
-  if (ROT13_HINT.test(at.text)) {
+  if (looksRot13(at.text)) {
     const decoded = rot13(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
     if (st.out.length < DECODE_LIMITS.maxSegments) {
       st.out.push({ encoding: 'rot13', text: decoded, start: at.start, end: at.end, depth: at.depth });
@@ -128,14 +161,26 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
   const start = at.top ? m.index : at.start;
   const end = at.top ? m.index + m[0].length : at.end;
   const depth = at.depth + 1;
-  // Base64 of base64: not readable yet, but worth one more level.
+  let text = decoded;
+  let outer = encoding;
   if (!readable(decoded)) {
     const inner = decoded.trim();
-    if (encoding === 'base64' && /^[A-Za-z0-9+/=_-]{16,}$/.test(inner))
+    // Base64 or hex of an encoding: not readable yet, but worth one more level.
+    if (/^[A-Za-z0-9+/=_-]{16,}$/.test(inner)) {
       visit(st, { text: inner, start, end, depth, top: false });
-    return;
+      return;
+    }
+    // ROT13 over base64 leaves the base64 alphabet: undo it and decode again (two levels).
+    const unrotated =
+      encoding === 'base64' &&
+      at.depth < DECODE_LIMITS.maxDepth &&
+      decodeOne('base64', rot13(m[0].slice(0, DECODE_LIMITS.maxSegmentChars)));
+    if (!unrotated || !readable(unrotated)) return;
+    text = unrotated;
+    outer = 'rot13';
   }
-  st.budget -= decoded.length;
-  st.out.push({ encoding, text: decoded, start, end, depth: at.depth });
-  visit(st, { text: decoded, start, end, depth, top: false });
+  st.budget -= text.length;
+  st.out.push({ encoding: outer, text, start, end, depth: at.depth });
+  // ROT13 over base64 used both levels.
+  visit(st, { text, start, end, depth: outer === encoding ? depth : depth + 1, top: false });
 }

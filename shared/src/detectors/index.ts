@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { detectorVersion, maskValue, SEVERITIES, severityFor, type Finding, type Severity } from './finding';
+import type { LinearModel } from './injection-features';
 import { detectInjection, detectObfuscation } from './injection';
 import { findPii } from './pii';
 import { detectCanaries, detectExfiltration, detectSystemPromptLeak } from './response';
@@ -27,6 +28,8 @@ export interface DetectOptions {
   canaries?: string[];
   /** Optional, for verbatim system-prompt leakage in the response. */
   systemPrompt?: string;
+  /** Injection model to score with instead of the shipped one (the leave-one-source-out eval's). */
+  injectionModel?: LinearModel;
 }
 
 type FieldRole = 'prompt' | 'response' | 'tool_input' | 'tool_output' | 'metadata';
@@ -76,7 +79,13 @@ function scanField(
   const out: Finding[] = [];
 
   if (role !== 'response') {
-    out.push(...detectInjection(fv, { field, isData: role === 'tool_output' || role === 'metadata' }));
+    out.push(
+      ...detectInjection(fv, {
+        field,
+        isData: role === 'tool_output' || role === 'metadata',
+        model: opts.injectionModel,
+      }),
+    );
   }
   out.push(...detectObfuscation(fv, field));
 

@@ -116,6 +116,39 @@ function clearMarks(n: number): void {
   for (let k = 0; k < n; k++) MARK[found[k]!] = 0;
 }
 
+// Runs of the base64/hex/percent alphabet: encoded data, whose decoded text the model reads in its
+// own view. Left in, their punctuation shapes look like adversarial suffixes.
+const OPAQUE_MIN = 32;
+const isOpaqueChar = (c: number) =>
+  (c >= 97 && c <= 122) ||
+  (c >= 48 && c <= 57) ||
+  c === 43 ||
+  c === 47 ||
+  c === 61 ||
+  c === 95 ||
+  c === 37 ||
+  c === 45;
+
+/**
+ * The text as the model reads it (training and inference alike): lower-cased normalised text with
+ * opaque encoded runs (32+ characters of the base64/hex/percent alphabet) blanked, same length so
+ * window offsets stay raw-mappable. One plain loop, no regex: it runs on every field.
+ */
+export function modelReadable(text: string): string {
+  let out: string | undefined;
+  let copied = 0;
+  let runStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isOpaqueChar(text.charCodeAt(i))) continue;
+    if (i - runStart >= OPAQUE_MIN) {
+      out = (out ?? '') + text.slice(copied, runStart) + ' '.repeat(i - runStart);
+      copied = i;
+    }
+    runStart = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(copied);
+}
+
 /** Feature bucket indices of a lower-cased text (duplicates removed). Linear in the text length. */
 export function featureIndices(text: string): Uint32Array {
   const n = scanFeatures(text, 0, text.length);

@@ -1,7 +1,8 @@
 import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
-import { scoreInjectionModel } from './injection-model';
+import type { LinearModel } from './injection-features';
+import { scoreInjectionModel, type ModelScore } from './injection-model';
 import { literalPattern, nextMatch, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
 
@@ -239,6 +240,8 @@ export interface InjectionContext {
   field: string;
   /** Tool outputs, retrieved documents, metadata: instructions addressed to the AI weigh more here. */
   isData: boolean;
+  /** The model to score with; default the shipped one. */
+  model?: LinearModel;
 }
 
 interface Hit {
@@ -326,29 +329,63 @@ function locateAll(hits: Map<string, Hit>): boolean {
 /** Injection and jailbreak findings for one field: rules over every view, the model, combined. */
 export function detectInjection(fv: FieldViews, ctx: InjectionContext): Finding[] {
   const hits = collectHits(fv, ctx, true);
-  const model = scoreInjectionModel(fv.normalized.text);
+  // The model reads the other views only while the verdict is open: rules that already decide it
+  // (or one view that does) leave the rest unscored, which keeps the derived views cheap.
+  const rulesDecide = combineEvidence(ruleWeights(hits)) >= INJECTION_THRESHOLD;
+  const model = scoreModelViews(fv, ctx.model, rulesDecide ? 0 : INJECTION_THRESHOLD);
 
   // undefined: a set reported a rule its locator cannot find; match every view eagerly, as without sets.
   return findingsFor(fv, ctx, hits, model) ?? findingsFor(fv, ctx, collectHits(fv, ctx, false), model)!;
 }
 
-/** Findings from the hits and the model score; undefined when a lazy hit cannot be located. */
+export interface ModelHit extends ModelScore {
+  view: TextView;
+}
 
+/**
+ * The model's best score over every view of the field: text hidden by encodings, leetspeak, spaced
+ * letters, comments or tag characters is scored as revealed, not only as it looks. Views after the
+ * normalised one are scored until one reaches `stopAt`.
+ */
+export function scoreModelViews(fv: FieldViews, model?: LinearModel, stopAt = 1): ModelHit {
+  let best: ModelHit = { ...scoreInjectionModel(fv.normalized.text, model), view: fv.normalized };
+  if (best.probability >= stopAt) return best;
+  // Repeated encoded payloads decode to identical views: one score each.
+  const seen = new Set<string>();
+  for (const view of fv.views) {
+    if (view === fv.normalized) continue;
+    // A lone leet-looking token ("2nd", "h2o") is ordinary text, not hiding: the rules still read it.
+    if (view.name === 'leet' && fv.signals.leetTokens < 2) continue;
+    const text = view.modelText ?? view.text;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const score = scoreInjectionModel(text, model);
+    if (score.probability > best.probability) best = { ...score, view };
+    if (best.probability >= stopAt) break;
+  }
+  return best;
+}
+
+/** Families, not rules, are independent evidence: the strongest hit's weight per family prefix. */
+function ruleWeights(hits: Map<string, Hit>): number[] {
+  const byFamily = new Map<string, number>();
+  for (const h of hits.values()) {
+    const fam = h.rule.id.split('.')[0]!;
+    byFamily.set(fam, Math.max(byFamily.get(fam) ?? 0, h.weight));
+  }
+  return [...byFamily.values()];
+}
+
+/** Findings from the hits and the model score; undefined when a lazy hit cannot be located. */
 function findingsFor(
   fv: FieldViews,
   ctx: InjectionContext,
   hits: Map<string, Hit>,
-  model: ReturnType<typeof scoreInjectionModel>,
+  model: ModelHit,
 ): Finding[] | undefined {
   const ruleEvidence = [...hits.values()];
-  // Families, not rules, are independent evidence: keep the strongest hit per family prefix.
-  const byFamily = new Map<string, number>();
-  for (const h of ruleEvidence) {
-    const fam = h.rule.id.split('.')[0]!;
-    byFamily.set(fam, Math.max(byFamily.get(fam) ?? 0, h.weight));
-  }
+  const evidence = ruleWeights(hits);
   const hidden = ruleEvidence.some((h) => h.view.name !== 'nfkc');
-  const evidence = [...byFamily.values()];
   // A model score below 0.5 is weak counter-evidence only when no rule fired, so it is not added.
   if (model.probability >= 0.2) evidence.push(model.probability);
   if (hidden) evidence.push(0.3);
@@ -386,7 +423,7 @@ function findingsFor(
     });
   }
   if (model.probability >= INJECTION_THRESHOLD) {
-    const [start, end] = rawSpan(fv.normalized, model.start, model.end);
+    const [start, end] = rawSpan(model.view, model.start, model.end);
     findings.push({
       detector: 'injection',
       detectorVersion,
@@ -397,8 +434,10 @@ function findingsFor(
       field: ctx.field,
       start,
       end,
-      view: 'nfkc',
-      explanation: `injection/jailbreak classifier scored ${model.probability.toFixed(2)} on this passage`,
+      view: model.view.name,
+      explanation:
+        `injection/jailbreak classifier scored ${model.probability.toFixed(2)} on this passage` +
+        (model.view.name !== 'nfkc' ? ` (read in the ${model.view.name} view)` : ''),
     });
   }
   return findings;

@@ -5,7 +5,7 @@ import { textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
 export type ViewName =
-  'raw' | 'nfkc' | 'despaced' | 'leet' | 'unicode_tags' | 'base64' | 'hex' | 'url' | 'rot13';
+  'raw' | 'nfkc' | 'despaced' | 'leet' | 'unicode_tags' | 'comment' | 'base64' | 'hex' | 'url' | 'rot13';
 
 /**
  * One way of reading a field. Normalised views are lower-case. `map[i]` is the raw UTF-16 index of
@@ -21,6 +21,11 @@ export interface TextView {
   segEnd: number;
   /** The text as UTF-8 for RE2, converted on first use (see viewUtf8). */
   utf8?: Utf8Text;
+  /**
+   * What the injection model reads when it differs from `text`, same length: the leet view's text
+   * has every l folded to i for the rules, which would hide words the model knows.
+   */
+  modelText?: string;
 }
 
 /** A view's text as UTF-8, converted once and kept with the view: each RE2 pass over it reuses it. */
@@ -151,6 +156,15 @@ function hasLookalike(raw: string): boolean {
   return false;
 }
 
+/** True when some character is a Cyrillic/Greek/Armenian letter that no Latin letter imitates. */
+function hasForeignLetter(chars: string[]): boolean {
+  for (const ch of chars) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0x80 && isLookalikeScript(cp) && !confusableFold.has(cp) && /\p{L}/u.test(ch)) return true;
+  }
+  return false;
+}
+
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
 function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; tags: string } {
   if (!textShape(raw).nonAscii) {
@@ -199,9 +213,12 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
     b.push(ch.normalize('NFKC').toLowerCase(), i);
     i += width;
   }
-  // Fold look-alike letters only inside words that also hold ASCII letters, so Russian or Greek text
-  // stays itself while "іgnоrе" (Cyrillic і, о, е) becomes "ignore".
+  // Fold look-alike letters inside words that also hold ASCII letters, so Russian or Greek text
+  // stays itself while "іgnоrе" (Cyrillic і, о, е) becomes "ignore". In text whose letters are
+  // Latin or look-alikes only (no Cyrillic or Greek letter without a Latin twin), a word made of
+  // look-alikes alone ("аll", "ѕуѕ") is folded too: real Russian or Greek always has such letters.
   const chars = b.chars;
+  const latinText = lookalikes && !hasForeignLetter(chars);
   let w = lookalikes ? 0 : chars.length;
   while (w < chars.length) {
     if (!/\p{L}/u.test(chars[w]!)) {
@@ -217,7 +234,7 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
       else if (isLookalikeScript(cp) || confusableFold.has(cp)) look = true;
       e++;
     }
-    if (ascii && look) {
+    if (look && (ascii || latinText)) {
       signals.mixedScriptWords++;
       for (let k = w; k < e; k++) {
         const f = confusableFold.get(chars[k]!.codePointAt(0)!);
@@ -238,7 +255,7 @@ const NL = '[^a-z0-9\\x{80}-\\x{10FFFF}]';
 const SEP = '[ .\\-_*|/]{1,3}';
 const SPACED_HINT = new RE2(`(?:^|${NL})${L}${SEP}${L}${SEP}${L}${SEP}${L}(?:${NL}|$)`, 'u');
 // Leet gate: a letter next to a leet digit/symbol somewhere in the text.
-const LEET_HINT = /[a-z][013457@$8]|[013457@$8][a-z]/;
+const LEET_HINT = /[a-z][013457@$89]|[013457@$89!][a-z]/;
 
 /** Raw index of view character i. */
 function rawIndexAt(view: TextView, i: number): number {
@@ -267,6 +284,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       b.copyFrom(src, pending, i);
       pending = i;
       const mark = b.mark();
+      // The run's separator; a gap that is wider or of another kind ("i-g-n-o-r-e a-l-l") is a word break.
+      const runSep = t.charCodeAt(i + 1);
       let j = i;
       let letters = 0;
       while (j < t.length && isL(j) && !isL(j + 1)) {
@@ -278,7 +297,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
           j++;
           break;
         }
-        if (k - j - 1 >= 2) b.push(' ', at(j + 1));
+        if (k - j - 1 >= 2 || t.charCodeAt(j + 1) !== runSep) b.push(' ', at(j + 1));
         j = k;
       }
       if (letters >= 4) {
@@ -304,11 +323,14 @@ const LEET: Record<string, string> = {
   '5': 's',
   '7': 't',
   '8': 'b',
+  '9': 'g',
   '@': 'a',
   $: 's',
+  '!': 'i',
 };
 
-const isTokenChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36;
+const isTokenChar = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
 
 /**
  * Undoes leetspeak as a skeleton: leet characters inside letter-bearing tokens become letters, and
@@ -321,7 +343,7 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
   let changed = false;
   // Only tokens (runs of [a-z0-9@$]) holding a digit, @ or $ can change: jump from one such
   // character to the next and copy everything in between verbatim.
-  const leetRe = /[0-9@$]/g;
+  const leetRe = /[0-9@$!]/g;
   let last = 0;
   for (let m = leetRe.exec(t); m; m = leetRe.exec(t)) {
     let s = m.index;
@@ -329,6 +351,8 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
     let e = m.index + 1;
     while (e < t.length && isTokenChar(t.charCodeAt(e))) e++;
     leetRe.lastIndex = e;
+    // A `!` ending a token is punctuation ("stop!"), not a leet i: it stays outside the token.
+    while (e > s && t.charCodeAt(e - 1) === 33) e--;
     const tok = t.slice(s, e);
     out += t.slice(last, s);
     last = e;
@@ -338,7 +362,8 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
       if (ch >= 'a' && ch <= 'z') letters++;
       else leet++;
     }
-    if (letters >= 2 && leet >= 1 && leet <= letters + 1) {
+    // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does.
+    if (letters >= 1 && tok.length >= 3 && leet >= 1 && leet <= letters + 1) {
       signals.leetTokens++;
       changed = true;
       let folded = '';
@@ -348,7 +373,13 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
   }
   out += t.slice(last);
   if (!changed) return undefined;
-  const view: TextView = { name: 'leet', text: out.replace(/l/g, 'i'), segStart: 0, segEnd: src.segEnd };
+  const view: TextView = {
+    name: 'leet',
+    text: out.replace(/l/g, 'i'),
+    modelText: out,
+    segStart: src.segStart,
+    segEnd: src.segEnd,
+  };
   if (src.identity) view.identity = true;
   else if (src.map) view.map = src.map;
   return view;
@@ -383,9 +414,16 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   };
   const { view: normalized, tags } = normalize(raw, signals);
   const views: TextView[] = [normalized];
+  // Text hidden inside the field (tag characters, decoded segments) is read like the field itself:
+  // normalised, and un-leeted when it holds leetspeak (two tricks stacked).
+  const addHidden = (view: TextView) => {
+    views.push(view);
+    const leet = opts.derived === false ? undefined : unleet(view, signals);
+    if (leet) views.push(leet);
+  };
   if (tags.length >= 4) {
     const hidden = signals.firstHidden;
-    views.push({ name: 'unicode_tags', text: tags.toLowerCase(), segStart: hidden, segEnd: raw.length });
+    addHidden({ name: 'unicode_tags', text: normalizeHidden(tags), segStart: hidden, segEnd: raw.length });
   }
   if (opts.derived === false) return { raw, normalized, views, signals };
   const head = prefixView(normalized, MAX_DERIVED_CHARS);
@@ -393,10 +431,65 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (spaced) views.push(spaced);
   const leet = unleet(spaced ?? head, signals);
   if (leet) views.push(leet);
+  const comments = commentView(head);
+  if (comments) views.push(comments);
   const rawHead = raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw;
   for (const d of decodeSegments(rawHead)) {
     signals.decoded++;
-    views.push({ name: d.encoding, text: d.text.toLowerCase(), segStart: d.start, segEnd: d.end });
+    addHidden({ name: d.encoding, text: normalizeHidden(d.text), segStart: d.start, segEnd: d.end });
   }
   return { raw, normalized, views, signals };
+}
+
+/** A hidden text normalised like a field (NFKC, case, invisible characters, homoglyphs); its signals are not the field's. */
+function normalizeHidden(text: string): string {
+  const scratch: ObfuscationSignals = {
+    invisible: 0,
+    tagChars: 0,
+    bidi: 0,
+    mixedScriptWords: 0,
+    spacedRuns: 0,
+    leetTokens: 0,
+    decoded: 0,
+    firstHidden: -1,
+  };
+  return normalize(text, scratch).view.text;
+}
+
+// Markdown's link-reference comments: `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`.
+const MD_COMMENT = /^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)[ \t]*(?:\(([^\n]*)\)|"([^\n]*)")[ \t]*$/gm;
+
+/**
+ * The text of HTML and Markdown comments, which renderers hide from a human reader but a model
+ * reads: one view of all of them, so an instruction inside a comment is scored on its own and not
+ * diluted by the visible document around it.
+ */
+function commentView(src: TextView): TextView | undefined {
+  const t = src.text;
+  const parts: string[] = [];
+  let first = -1;
+  let last = -1;
+  const add = (body: string, start: number, end: number) => {
+    if (!body.trim()) return;
+    parts.push(body.trim());
+    first = first < 0 ? start : Math.min(first, start);
+    last = Math.max(last, end);
+  };
+  // indexOf, not a lazy regex: many unclosed `<!--` must not make the scan quadratic.
+  for (let at = t.indexOf('<!--'); at >= 0;) {
+    const close = t.indexOf('-->', at + 4);
+    const end = close < 0 ? t.length : close + 3;
+    add(t.slice(at + 4, close < 0 ? t.length : close), at, end);
+    if (close < 0) break;
+    at = t.indexOf('<!--', end);
+  }
+  if (t.includes(']:')) {
+    MD_COMMENT.lastIndex = 0;
+    for (let m = MD_COMMENT.exec(t); m; m = MD_COMMENT.exec(t))
+      add(m[1] ?? m[2] ?? '', m.index, m.index + m[0].length);
+  }
+  if (!parts.length) return undefined;
+  const [segStart] = rawSpan(src, first, first + 1);
+  const [, segEnd] = rawSpan(src, last - 1, last);
+  return { name: 'comment', text: parts.join('\n'), segStart, segEnd };
 }

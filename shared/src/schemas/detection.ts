@@ -42,7 +42,8 @@ export const Finding = Type.Object(
     start: Type.Integer({ minimum: 0, description: "UTF-16 offset into the field's raw text." }),
     end: Type.Integer({ minimum: 0, description: "UTF-16 offset into the field's raw text." }),
     view: Type.String({
-      description: 'Text view that fired: raw, nfkc, despaced, leet, base64, hex, url, rot13.',
+      description:
+        'Text view that fired: raw, nfkc, despaced, leet, unicode_tags, comment, base64, hex, url, rot13.',
     }),
     entityType: Type.Optional(
       Type.String({ description: "Presidio entity name for PII, the secret's kind for secrets." }),
