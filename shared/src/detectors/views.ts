@@ -400,18 +400,21 @@ function prefixView(view: TextView, max: number): TextView {
   return out;
 }
 
+/** Signals of a text nothing was found in yet. */
+const noSignals = (): ObfuscationSignals => ({
+  invisible: 0,
+  tagChars: 0,
+  bidi: 0,
+  mixedScriptWords: 0,
+  spacedRuns: 0,
+  leetTokens: 0,
+  decoded: 0,
+  firstHidden: -1,
+});
+
 /** Builds every view of one field's text. Pure and bounded: decoding is depth- and size-limited. */
 export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
-  const signals: ObfuscationSignals = {
-    invisible: 0,
-    tagChars: 0,
-    bidi: 0,
-    mixedScriptWords: 0,
-    spacedRuns: 0,
-    leetTokens: 0,
-    decoded: 0,
-    firstHidden: -1,
-  };
+  const signals = noSignals();
   const { view: normalized, tags } = normalize(raw, signals);
   const views: TextView[] = [normalized];
   // Text hidden inside the field (tag characters, decoded segments) is read like the field itself:
@@ -443,17 +446,7 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
 
 /** A hidden text normalised like a field (NFKC, case, invisible characters, homoglyphs); its signals are not the field's. */
 function normalizeHidden(text: string): string {
-  const scratch: ObfuscationSignals = {
-    invisible: 0,
-    tagChars: 0,
-    bidi: 0,
-    mixedScriptWords: 0,
-    spacedRuns: 0,
-    leetTokens: 0,
-    decoded: 0,
-    firstHidden: -1,
-  };
-  return normalize(text, scratch).view.text;
+  return normalize(text, noSignals()).view.text;
 }
 
 // Markdown's link-reference comments: `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`.
