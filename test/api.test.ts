@@ -125,6 +125,12 @@ beforeAll(async () => {
     organisation: 'Org A',
     role: 'member',
   });
+  await users.createUser({
+    email: 'demoted@a.test',
+    password: PASSWORD,
+    organisation: 'Org A',
+    role: 'member',
+  });
   const b = await users.createUser({
     email: 'owner@b.test',
     password: PASSWORD,
@@ -185,6 +191,29 @@ describe('sessions', () => {
     const after = await call('GET', '/api/v1/me', { cookie: s.cookie });
     expect(after.status).toBe(401);
     expect(after.body.error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('ends expired sessions, and reads the role live: a demotion applies on the next request', async () => {
+    const expiring = await login('owner@a.test');
+    const live = await login('owner@a.test');
+    await pg.pool.query(
+      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE csrf_hash = encode(sha256($1::bytea), 'hex')`,
+      [expiring.csrf],
+    );
+    const expired = await call('GET', '/api/v1/me', { cookie: expiring.cookie });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.code).toBe('UNAUTHENTICATED');
+    expect((await call('GET', '/api/v1/me', { cookie: live.cookie })).status).toBe(200);
+
+    const member = await login('demoted@a.test');
+    expect((await call('GET', '/api/v1/me', { cookie: member.cookie })).body.role).toBe('member');
+    await pg.pool.query(
+      `UPDATE memberships SET role = 'viewer' WHERE user_id = (SELECT id FROM users WHERE email = 'demoted@a.test')`,
+    );
+    const refused = await call('POST', '/api/v1/keys', { ...member, body: {} });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_PERMISSIONS');
+    expect((await call('GET', '/api/v1/me', { cookie: member.cookie })).body.role).toBe('viewer');
   });
 
   it('answers 401 to a wrong password and to an unknown email alike', async () => {
