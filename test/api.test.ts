@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@warden/api';
@@ -496,7 +497,7 @@ describe('tenant isolation', () => {
     );
   });
 
-  it('publishes an OpenAPI document with the error body', async () => {
+  it('publishes a valid OpenAPI 3.1 document listing each route and the statuses it answers', async () => {
     const doc = await call('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(Object.keys(doc.body.paths)).toEqual(
@@ -510,6 +511,18 @@ describe('tenant isolation', () => {
         '/api/v1/interactions/{interactionId}',
       ]),
     );
-    expect(doc.body.paths['/api/v1/keys'].post.responses['403']).toBeDefined();
+    const verdict = await new Validator().validate(doc.body);
+    expect(verdict.errors ?? []).toEqual([]);
+    expect(verdict.valid).toBe(true);
+    // Every status a route answers is listed.
+    const keysPost = doc.body.paths['/api/v1/keys'].post.responses;
+    expect(Object.keys(keysPost)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404']));
+    expect(doc.body.paths['/api/v1/auth/login'].post.responses['429']).toBeDefined();
+    expect(doc.body.paths['/api/v1/interactions/{interactionId}'].get.responses['404']).toBeDefined();
+    expect(doc.body.components.securitySchemes.session).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'warden_session',
+    });
   });
 });
