@@ -35,6 +35,7 @@ describe('PostgreSQL migrations (the control plane)', () => {
       'organisations',
       'projects',
       'schema_migrations',
+      'sessions',
       'users',
     ]);
   });

@@ -81,6 +81,20 @@ describe('warden start supervises its services', () => {
         );
         expect(answered, `no 200 within 10 s of the kill\n${warden.output()}`).toBeGreaterThan(0);
       }
+      // The API answers again on its port, where `start` said it would be.
+      if (name === 'api') {
+        expect(warden.output()).toContain(`http://127.0.0.1:${warden.apiPort}/api/v1`);
+        const healthy = await eventually(
+          async () =>
+            fetch(`http://127.0.0.1:${warden.apiPort}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          (status) => status === 200,
+          10_000 - (Date.now() - killedAt),
+        );
+        expect(healthy, warden.output()).toBe(200);
+      }
       lastRestart = Date.now();
     }, 30_000);
   }

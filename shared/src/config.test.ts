@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   canariesFromEnv,
+  loadApiConfig,
   clickhouseRetentionDays,
   loadEndpoints,
   loadIngestConfig,
@@ -111,6 +112,37 @@ describe('config', () => {
     expect(() => loadEndpoints({ ...noStack, KAFKA_BROKERS: 'kafka' })).toThrow(/not host:port/);
     expect(() => logLevel({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of fatal, error/);
     expect(() => rateScaleFromEnv({ WARDEN_RATE_SCALE: 'fast' })).toThrow(/WARDEN_RATE_SCALE/);
+  });
+
+  it('reads the API config: port 8081, cookies Secure over TLS, a week of session, 5 sign-ins a minute', () => {
+    expect(loadApiConfig({})).toEqual({
+      port: 8081,
+      host: '0.0.0.0',
+      cookieSecure: 'auto',
+      trustProxy: false,
+      sessionTtlMs: 168 * 3_600_000,
+      loginAttemptsPerMinute: 5,
+    });
+    expect(
+      loadApiConfig({
+        API_PORT: '9001',
+        WARDEN_COOKIE_SECURE: '1',
+        WARDEN_TRUST_PROXY: '1',
+        WARDEN_SESSION_TTL_HOURS: '12',
+        WARDEN_LOGIN_ATTEMPTS_PER_MINUTE: '20',
+      }),
+    ).toMatchObject({
+      port: 9001,
+      cookieSecure: true,
+      trustProxy: true,
+      sessionTtlMs: 12 * 3_600_000,
+      loginAttemptsPerMinute: 20,
+    });
+    expect(loadApiConfig({ WARDEN_COOKIE_SECURE: '0' }).cookieSecure).toBe(false);
+    expect(() => loadApiConfig({ WARDEN_COOKIE_SECURE: 'yes' })).toThrow(
+      /WARDEN_COOKIE_SECURE.*auto, 1 or 0/,
+    );
+    expect(() => loadApiConfig({ API_PORT: '70000' })).toThrow(/API_PORT/);
   });
 
   it('reads WARDEN_CANARIES per agent and says how to write it when it is wrong', () => {

@@ -241,6 +241,43 @@ function ingestTimeouts(env: Env): IngestTimeouts {
   };
 }
 
+export interface ApiConfig {
+  /** API_PORT: the management and analytics API's HTTP port (default 8081). */
+  port: number;
+  /** API_HOST: the address it listens on (default 0.0.0.0). */
+  host: string;
+  /**
+   * WARDEN_COOKIE_SECURE: `1` always marks the session cookies Secure, `0` never, `auto` (default)
+   * when the request came over TLS (directly, or per X-Forwarded-Proto with WARDEN_TRUST_PROXY=1).
+   */
+  cookieSecure: 'auto' | boolean;
+  /** WARDEN_TRUST_PROXY=1: take the client address and protocol from X-Forwarded-* (behind a proxy). */
+  trustProxy: boolean;
+  /** WARDEN_SESSION_TTL_HOURS: how long a sign-in lasts (default 168, a week). */
+  sessionTtlMs: number;
+  /** WARDEN_LOGIN_ATTEMPTS_PER_MINUTE: sign-in attempts per email and address (default 5, burst 10). */
+  loginAttemptsPerMinute: number;
+}
+
+export function loadApiConfig(env: Env = process.env): ApiConfig {
+  const secure = env.WARDEN_COOKIE_SECURE?.trim() || 'auto';
+  if (secure !== 'auto' && secure !== '1' && secure !== '0') {
+    throw new ConfigError(
+      'WARDEN_COOKIE_SECURE',
+      `must be auto, 1 or 0 (got "${secure}")`,
+      'Unset it to use auto.',
+    );
+  }
+  return {
+    port: intFromEnv(env, 'API_PORT', 8081, 1, 65535),
+    host: stringFromEnv(env, 'API_HOST', '0.0.0.0', /^[A-Za-z0-9.:-]+$/),
+    cookieSecure: secure === 'auto' ? 'auto' : secure === '1',
+    trustProxy: flagFromEnv(env, 'WARDEN_TRUST_PROXY'),
+    sessionTtlMs: intFromEnv(env, 'WARDEN_SESSION_TTL_HOURS', 168, 1, 24 * 90) * 3_600_000,
+    loginAttemptsPerMinute: intFromEnv(env, 'WARDEN_LOGIN_ATTEMPTS_PER_MINUTE', 5, 1, 10_000),
+  };
+}
+
 /** WARDEN_RATE_SCALE: a positive number multiplying every tier's rate and burst (default 1). */
 export function rateScaleFromEnv(env: Env = process.env): number {
   const raw = env.WARDEN_RATE_SCALE?.trim();

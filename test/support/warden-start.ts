@@ -14,6 +14,8 @@ export interface RunningWarden {
   /** The `warden start` process (its children are the services). */
   pid: number;
   port: number;
+  /** The management API's port (API_PORT). */
+  apiPort: number;
   /** Its ClickHouse database, Kafka topics and control-plane (PostgreSQL) database. */
   database: string;
   controlPlane: TestPostgres;
@@ -39,6 +41,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
   const topicPrefix = `${uniqueName('start')}.`;
   const stateDir = mkdtempSync(join(tmpdir(), 'warden-start-'));
   const port = await freePort();
+  const apiPort = await freePort();
   const brokers = env.KAFKA_BROKERS?.split(',') ?? endpoints().kafkaBrokers;
   // Generous: dropping a database a sink has just written to can take a while on a busy server.
   const controlPlane = await testPostgres({ migrate: false });
@@ -51,6 +54,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
       env: {
         ...process.env,
         PORT: String(port),
+        API_PORT: String(apiPort),
         WARDEN_INGEST_METRICS_PORT: '0',
         WARDEN_DETECTOR_METRICS_PORT: '0',
         WARDEN_SINK_METRICS_PORT: '0',
@@ -124,6 +128,7 @@ export async function startWarden(env: Record<string, string> = {}): Promise<Run
   return {
     pid: child.pid!,
     port,
+    apiPort,
     database,
     controlPlane,
     topics: topicNames(topicPrefix),

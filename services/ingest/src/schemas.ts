@@ -1,26 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { platforms } from '@warden/shared/platforms/index';
 import { InteractionRecord, noControlCharacters } from '@warden/shared/schemas/interaction';
-import { errorStatus } from './errors';
+import { ErrorResponse } from '@warden/shared/http/error-schema';
 
 // The request and answer schemas of ingest's routes: each one validates, types and documents.
 
-export const ErrorResponse = Type.Object(
-  {
-    error: Type.Object({
-      code: Type.Union(Object.keys(errorStatus).map((c) => Type.Literal(c))),
-      message: Type.String(),
-      details: Type.Optional(
-        Type.Object({
-          field: Type.Optional(Type.String()),
-          expected: Type.Optional(Type.String()),
-          received: Type.Optional(Type.String()),
-        }),
-      ),
-    }),
-  },
-  { $id: 'Error' },
-);
+export { ErrorResponse, errorResponses } from '@warden/shared/http/error-schema';
 
 export const IngestSuccess = Type.Object(
   {
@@ -61,20 +46,6 @@ export const BatchResult = Type.Object(
   { $id: 'BatchResult' },
 );
 export type BatchResult = Static<typeof BatchResult>;
-
-/** The error answers a route lists, each described by the codes it carries. */
-export const errorResponses = (codes: number[]) =>
-  Object.fromEntries(codes.map((c) => [c, { ...ErrorResponse, description: describeStatus(c) }])) as Record<
-    number,
-    TSchema
-  >;
-
-function describeStatus(status: number): string {
-  const codes = Object.entries(errorStatus)
-    .filter(([, s]) => s === status)
-    .map(([c]) => c);
-  return codes.join(', ');
-}
 
 export const commonErrors = [400, 401, 403, 409, 413, 415, 429, 500, 503];
 export const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];

@@ -196,3 +196,144 @@ export async function detectorVersions(
     findings: Number(r.findings),
   }));
 }
+
+/** Where a page of detections ends: the last row's sort key, opaque to clients. */
+export interface DetectionCursor {
+  receivedMs: number;
+  interactionId: string;
+  findingId: string;
+}
+
+export interface DetectionListFilters {
+  agentId?: string;
+  threatType?: string;
+  severity?: Severity;
+  ruleId?: string;
+  userId?: string;
+  sessionId?: string;
+  conversationId?: string;
+}
+
+export interface DetectionListItem {
+  findingId: string;
+  interactionId: string;
+  agentId: string;
+  receivedMs: number;
+  threatType: string;
+  severity: Severity;
+  ruleId: string;
+  detector: string;
+  detectorVersion: string;
+  confidence: number;
+  field: string;
+  start: number;
+  end: number;
+  entityType: string;
+  explanation: string;
+  masked: string;
+  userId: string;
+  sessionId: string;
+  conversationId: string;
+}
+
+const FILTER_COLUMNS: Record<keyof DetectionListFilters, string> = {
+  agentId: 'agent_id',
+  threatType: 'threat_type',
+  severity: 'severity',
+  ruleId: 'rule_id',
+  userId: 'user_id',
+  sessionId: 'session_id',
+  conversationId: 'conversation_id',
+};
+
+/**
+ * Current findings newest first (receive time, then interaction and finding id), `limit` at a time,
+ * continuing after `cursor`. Keyset pagination: a page costs the same wherever it is, and rows that
+ * arrive meanwhile never shift later pages. The tuple comparison is spelled out (18.16 lacks it).
+ */
+export async function detectionsPage(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor; limit?: number },
+): Promise<{ items: DetectionListItem[]; next?: DetectionCursor }> {
+  const s = scopeSql(database, scope);
+  const limit = sqlLimit(scope.limit, 50);
+  const where = [s.account, s.received, s.current];
+  for (const [name, column] of Object.entries(FILTER_COLUMNS) as [keyof DetectionListFilters, string][]) {
+    const value = scope[name];
+    if (value !== undefined) where.push(`${column} = ${sqlString(value)}`);
+  }
+  if (scope.cursor) {
+    const c = scope.cursor;
+    const ms = Math.floor(c.receivedMs);
+    if (!Number.isSafeInteger(ms) || ms < 0)
+      throw new Error('cursor: receivedMs must be a non-negative integer');
+    const i = sqlString(c.interactionId);
+    const f = sqlString(c.findingId);
+    where.push(
+      `(received_ms < ${ms} OR (received_ms = ${ms} AND (interaction_id < ${i} OR (interaction_id = ${i} AND finding_id < ${f}))))`,
+    );
+  }
+  const rows = await selectRows<
+    Pick<
+      DetectionRow,
+      | 'finding_id'
+      | 'interaction_id'
+      | 'agent_id'
+      | 'received_ms'
+      | 'threat_type'
+      | 'severity'
+      | 'rule_id'
+      | 'detector'
+      | 'detector_version'
+      | 'confidence'
+      | 'field'
+      | 'span_start'
+      | 'span_end'
+      | 'entity_type'
+      | 'explanation'
+      | 'masked'
+      | 'user_id'
+      | 'session_id'
+      | 'conversation_id'
+    >
+  >(
+    client,
+    `SELECT finding_id, interaction_id, agent_id, received_ms, threat_type, severity, rule_id, detector,
+       detector_version, confidence, field, span_start, span_end, entity_type, explanation, masked,
+       user_id, session_id, conversation_id
+     FROM ${s.db}.detections
+     WHERE ${where.join(' AND ')}
+     ORDER BY received_ms DESC, interaction_id DESC, finding_id DESC
+     LIMIT 1 BY interaction_id, finding_id
+     LIMIT ${limit + 1}`,
+  );
+  const items = rows.slice(0, limit).map((r) => ({
+    findingId: r.finding_id,
+    interactionId: r.interaction_id,
+    agentId: r.agent_id,
+    receivedMs: Number(r.received_ms),
+    threatType: r.threat_type,
+    severity: r.severity,
+    ruleId: r.rule_id,
+    detector: r.detector,
+    detectorVersion: r.detector_version,
+    confidence: Number(r.confidence),
+    field: r.field,
+    start: Number(r.span_start),
+    end: Number(r.span_end),
+    entityType: r.entity_type,
+    explanation: r.explanation,
+    masked: r.masked,
+    userId: r.user_id,
+    sessionId: r.session_id,
+    conversationId: r.conversation_id,
+  }));
+  const last = items.at(-1);
+  return rows.length > limit && last
+    ? {
+        items,
+        next: { receivedMs: last.receivedMs, interactionId: last.interactionId, findingId: last.findingId },
+      }
+    : { items };
+}

@@ -1,6 +1,10 @@
 export { agents, type AgentSummary } from './agents';
 export {
   detectionsForInteraction,
+  detectionsPage,
+  type DetectionCursor,
+  type DetectionListFilters,
+  type DetectionListItem,
   detectorVersions,
   injectionAttemptsBySession,
   injectionAttemptsByUser,
@@ -12,6 +16,8 @@ export {
 } from './detections';
 export {
   eventCounts,
+  interactionById,
+  type InteractionDetail,
   latencyPercentiles,
   toolCallFailures,
   type EventCount,

@@ -1,5 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from '../clickhouse/client';
+import { sqlIdentifier, sqlString } from '../clickhouse/escape';
+import type { InteractionRow } from '../clickhouse/rows';
 import { scopeSql, type AccountRange } from './scope';
 
 /*
@@ -102,4 +104,89 @@ export async function eventCounts(
      GROUP BY event_type, platform ORDER BY events DESC, event_type, platform`,
   );
   return rows.map((r) => ({ eventType: r.event_type, platform: r.platform, events: Number(r.events) }));
+}
+
+/** One stored interaction as the API shows it; JSON columns parsed back. */
+export interface InteractionDetail {
+  interactionId: string;
+  agentId: string;
+  receivedMs: number;
+  endpoint: string;
+  platform: string;
+  userId: string;
+  sessionId: string;
+  conversationId: string;
+  prompt: string;
+  response: string;
+  model: string;
+  tokensUsed: number;
+  responseTimeMs: number;
+  toolCalls: unknown;
+  metadata: unknown;
+}
+
+const parsedJson = (text: string): unknown => {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * The interaction with this id in this account, or undefined: the account is part of the key, so an
+ * id of another account is simply not found. Retried inserts may leave copies: the newest wins.
+ */
+export async function interactionById(
+  client: ClickHouseClient,
+  database: string,
+  params: { accountId: string; interactionId: string },
+): Promise<InteractionDetail | undefined> {
+  const db = sqlIdentifier(database);
+  const [row] = await selectRows<
+    Pick<
+      InteractionRow,
+      | 'interaction_id'
+      | 'agent_id'
+      | 'received_ms'
+      | 'endpoint'
+      | 'platform'
+      | 'user_id'
+      | 'session_id'
+      | 'conversation_id'
+      | 'prompt'
+      | 'response'
+      | 'model'
+      | 'tokens_used'
+      | 'response_time_ms'
+      | 'tool_calls'
+      | 'metadata'
+    >
+  >(
+    client,
+    `SELECT interaction_id, agent_id, received_ms, endpoint, platform, user_id, session_id, conversation_id,
+       prompt, response, model, tokens_used, response_time_ms, tool_calls, metadata
+     FROM ${db}.interactions
+     WHERE account_id = ${sqlString(params.accountId)} AND interaction_id = ${sqlString(params.interactionId)}
+     ORDER BY received_ms DESC LIMIT 1`,
+  );
+  if (!row) return undefined;
+  return {
+    interactionId: row.interaction_id,
+    agentId: row.agent_id,
+    receivedMs: Number(row.received_ms),
+    endpoint: row.endpoint,
+    platform: row.platform,
+    userId: row.user_id,
+    sessionId: row.session_id,
+    conversationId: row.conversation_id,
+    prompt: row.prompt,
+    response: row.response,
+    model: row.model,
+    tokensUsed: Number(row.tokens_used),
+    responseTimeMs: Number(row.response_time_ms),
+    toolCalls: parsedJson(row.tool_calls),
+    metadata: parsedJson(row.metadata),
+  };
 }

@@ -24,7 +24,7 @@ import { isTier, resolveLimits, type Tier, type TierLimits } from './tiers';
  *   P keys:changes          pub/sub channel, JSON KeyChange messages
  */
 
-export const SCOPES = ['ingest', 'analytics:read', 'keys:manage'] as const;
+export const SCOPES = ['ingest', 'analytics:read', 'keys:manage', 'admin'] as const;
 export type Scope = (typeof SCOPES)[number];
 export const DEFAULT_SCOPES: readonly Scope[] = ['ingest'];
 

@@ -8,3 +8,4 @@ export {
   type Organisation,
   type CreatedUser,
 } from './directory';
+export { SessionStore, sha256Hex, type SessionCaller, type CreatedSession } from './sessions';

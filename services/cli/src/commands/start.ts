@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadIngestConfig, redactUrl } from '@warden/shared/config';
+import { loadApiConfig, loadIngestConfig, redactUrl } from '@warden/shared/config';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '../stack/index';
 import { waitUntil } from '../stack/process';
@@ -11,7 +11,7 @@ import { runMigrate, runTopics } from './schema';
 import { supervise } from './supervise';
 
 /** The deployable processes, in start order. */
-export const services = ['ingest', 'detector', 'sink'] as const;
+export const services = ['ingest', 'api', 'detector', 'sink'] as const;
 export type ServiceName = (typeof services)[number];
 
 export function serviceEntry(name: ServiceName): string {
@@ -28,6 +28,7 @@ export function serviceEntry(name: ServiceName): string {
  */
 export const nodeFlags: Record<ServiceName, string[]> = {
   ingest: ['--single-threaded-gc'],
+  api: [],
   detector: [],
   sink: ['--max-semi-space-size=64'],
 };
@@ -70,6 +71,7 @@ export async function runStart(): Promise<void> {
   await runMigrate();
   await runTopics();
   const { port, metricsPort, metricsHost } = loadIngestConfig();
+  const apiPort = loadApiConfig().port;
   const say = (line: string) => process.stderr.write(`${line}\n`);
   const supervised = services.map((name) => supervise(name, () => spawnService(name, env), say));
   const stopped = new Promise<void>((done) => {
@@ -91,11 +93,18 @@ export async function runStart(): Promise<void> {
     async () => (await fetch(healthz, { signal: AbortSignal.timeout(1000) })).ok,
     60_000,
   );
+  const apiHealthz = `http://127.0.0.1:${apiPort}/healthz`;
+  await waitUntil(
+    `api at ${apiHealthz}`,
+    async () => (await fetch(apiHealthz, { signal: AbortSignal.timeout(1000) })).ok,
+    60_000,
+  );
   process.stdout.write(
     [
       '',
       `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
       `  API         ${base}   (docs: http://127.0.0.1:${port}/docs)`,
+      `  Manage      http://127.0.0.1:${apiPort}/api/v1   (sessions, keys, analytics; docs: http://127.0.0.1:${apiPort}/docs)`,
       `  Metrics     http://${metricsHost}:${metricsPort}/metrics (ingest; not on the API port)`,
       `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
       `  ClickHouse  ${redactUrl(status.clickhouse.endpoint)} (database warden)`,

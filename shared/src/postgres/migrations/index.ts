@@ -1,7 +1,8 @@
 import { controlPlane } from './0001_control_plane';
+import { sessions } from './0002_sessions';
 import type { PostgresMigration } from './types';
 
 /** Every migration in order; a new file is added here with the next id. */
-export const postgresMigrations: PostgresMigration[] = [controlPlane];
+export const postgresMigrations: PostgresMigration[] = [controlPlane, sessions];
 
 export type { PostgresMigration } from './types';

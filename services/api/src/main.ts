@@ -1,0 +1,56 @@
+import { clickhouseDatabase, loadApiConfig, loadEndpoints } from '@warden/shared/config';
+import { createClickhouse } from '@warden/shared/clickhouse/client';
+import { KeyAuthenticator, PostgresKeys } from '@warden/shared/keys/index';
+import { createLogger } from '@warden/shared/logger';
+import { createPostgres } from '@warden/shared/postgres/client';
+import { onShutdown } from '@warden/shared/shutdown';
+import { Redis } from 'ioredis';
+import { buildApp } from './app';
+
+/** The management and analytics API: config → wiring → listen. */
+const log = createLogger('api');
+const endpoints = loadEndpoints();
+const config = loadApiConfig();
+
+const postgres = createPostgres({ url: endpoints.databaseUrl, max: 8 });
+const redis = new Redis(endpoints.redisUrl, {
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: false,
+  connectTimeout: 2000,
+  commandTimeout: 1000,
+  lazyConnect: true,
+});
+redis.on('error', (err) => log.warn({ err: err.message }, 'Redis error'));
+await redis.connect().catch((err: unknown) => log.warn({ err }, 'Redis not reachable yet'));
+const keys = new KeyAuthenticator({
+  redis,
+  source: new PostgresKeys(postgres, 'api'),
+  onError: (err, during) => log.warn({ err, during }, 'key cache'),
+});
+await keys
+  .start()
+  .catch((err: unknown) => log.warn({ err }, 'key cache not loaded yet; keys are looked up on demand'));
+const clickhouse = createClickhouse({ url: endpoints.clickhouseUrl });
+
+const app = await buildApp({
+  pool: postgres,
+  redis,
+  keys,
+  clickhouse,
+  database: clickhouseDatabase(),
+  logger: log,
+  sessionTtlMs: config.sessionTtlMs,
+  cookieSecure: config.cookieSecure,
+  trustProxy: config.trustProxy,
+  loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+});
+await app.listen({ port: config.port, host: config.host });
+log.info({ url: `http://${config.host}:${config.port}/api/v1` }, 'api listening');
+
+onShutdown(log, async () => {
+  await app.close();
+  await keys.stop();
+  redis.disconnect();
+  await clickhouse.close();
+  await postgres.end();
+});

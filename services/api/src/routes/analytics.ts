@@ -1,0 +1,199 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ClickHouseClient } from '@clickhouse/client';
+import {
+  detectionsForInteraction,
+  detectionsPage,
+  hourlyActivity,
+  interactionById,
+  overview,
+  type DetectionCursor,
+} from '@warden/shared/analytics/index';
+import { ApiError } from '@warden/shared/http/errors';
+import {
+  DetectionsPage,
+  DetectionsQuery,
+  errorResponses,
+  InteractionParams,
+  InteractionResult,
+  OverviewQuery,
+  OverviewResult,
+  ProjectHeader,
+  security,
+} from '../schemas';
+
+export interface AnalyticsRoutesOptions {
+  clickhouse: ClickHouseClient;
+  database: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** A query's [from, to) as epoch ms: to defaults to now, from to 24 h before it. */
+function rangeOf(query: { from?: string | undefined; to?: string | undefined }): {
+  fromMs: number;
+  toMs: number;
+} {
+  const parse = (field: 'from' | 'to', text: string) => {
+    const ms = Date.parse(text);
+    if (!Number.isFinite(ms)) {
+      throw new ApiError('INVALID_FIELD_TYPE', `${field} must be an ISO date-time.`, {
+        field,
+        expected: 'ISO date-time',
+        received: 'string',
+      });
+    }
+    return ms;
+  };
+  const toMs = query.to ? parse('to', query.to) : Date.now();
+  const fromMs = query.from ? parse('from', query.from) : toMs - DAY_MS;
+  if (toMs <= fromMs) throw new ApiError('INVALID_REQUEST', 'to must be after from.', { field: 'to' });
+  return { fromMs, toMs };
+}
+
+const encodeCursor = (c: DetectionCursor) =>
+  Buffer.from(JSON.stringify([c.receivedMs, c.interactionId, c.findingId])).toString('base64url');
+
+function decodeCursor(text: string): DetectionCursor {
+  try {
+    const [receivedMs, interactionId, findingId] = JSON.parse(
+      Buffer.from(text, 'base64url').toString(),
+    ) as unknown[];
+    if (
+      Number.isSafeInteger(receivedMs) &&
+      typeof interactionId === 'string' &&
+      typeof findingId === 'string'
+    ) {
+      return { receivedMs: receivedMs as number, interactionId, findingId };
+    }
+  } catch {
+    // answered below
+  }
+  throw new ApiError('INVALID_REQUEST', 'cursor is not one this API gave out; start again without it.', {
+    field: 'cursor',
+  });
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Security analytics of the request's project, from the queries in shared/src/analytics. The
+ * project comes from the credential (caller.ts), never from the request alone, and every query
+ * takes it as its account: another project's ids simply match nothing.
+ */
+export const analyticsRoutes: FastifyPluginAsyncTypebox<AnalyticsRoutesOptions> = async (app, opts) => {
+  const { clickhouse, database } = opts;
+
+  app.get(
+    '/analytics/overview',
+    {
+      config: { permission: 'analytics:read' },
+      schema: {
+        tags: ['analytics'],
+        summary:
+          'Interactions, tokens, tool errors and findings by severity and threat type, with a time series.',
+        description: 'From the hourly rollups: ranges are widened to whole hours.',
+        security,
+        headers: ProjectHeader,
+        querystring: OverviewQuery,
+        response: { 200: OverviewResult, ...errorResponses([400, 401, 403, 404, 500, 503]) },
+      },
+    },
+    async (req) => {
+      const { fromMs, toMs } = rangeOf(req.query);
+      const interval = req.query.interval ?? 'hour';
+      const scope = { accountId: req.projectId, from: fromMs, to: toMs };
+      const [totals, hours] = await Promise.all([
+        overview(clickhouse, database, scope),
+        hourlyActivity(clickhouse, database, scope),
+      ]);
+      // An interaction and a finding each fall in one hour, so hours add up to days exactly.
+      const buckets = new Map<
+        string,
+        { bucket: string; interactions: number; tokens: number; findings: number }
+      >();
+      for (const h of hours) {
+        const bucket = interval === 'day' ? `${h.hour.slice(0, 10)} 00:00:00` : h.hour;
+        const b = buckets.get(bucket) ?? { bucket, interactions: 0, tokens: 0, findings: 0 };
+        b.interactions += h.interactions;
+        b.tokens += h.tokens;
+        b.findings += h.findings;
+        buckets.set(bucket, b);
+      }
+      return {
+        projectId: req.projectId,
+        from: iso(fromMs),
+        to: iso(toMs),
+        interval,
+        totals,
+        series: [...buckets.values()],
+      };
+    },
+  );
+
+  app.get(
+    '/detections',
+    {
+      config: { permission: 'analytics:read' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Current findings, newest first, a page at a time (follow nextCursor).',
+        security,
+        headers: ProjectHeader,
+        querystring: DetectionsQuery,
+        response: { 200: DetectionsPage, ...errorResponses([400, 401, 403, 404, 500, 503]) },
+      },
+    },
+    async (req) => {
+      const { fromMs, toMs } = rangeOf(req.query);
+      const q = req.query;
+      const limit = q.limit === undefined ? 50 : Number(q.limit);
+      if (!(limit >= 1 && limit <= 1000)) {
+        throw new ApiError('INVALID_REQUEST', 'limit must be between 1 and 1000.', { field: 'limit' });
+      }
+      const page = await detectionsPage(clickhouse, database, {
+        accountId: req.projectId,
+        from: fromMs,
+        to: toMs,
+        limit,
+        ...(q.cursor ? { cursor: decodeCursor(q.cursor) } : {}),
+        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+        ...(q.threatType !== undefined ? { threatType: q.threatType } : {}),
+        ...(q.severity !== undefined ? { severity: q.severity } : {}),
+        ...(q.ruleId !== undefined ? { ruleId: q.ruleId } : {}),
+        ...(q.userId !== undefined ? { userId: q.userId } : {}),
+        ...(q.sessionId !== undefined ? { sessionId: q.sessionId } : {}),
+        ...(q.conversationId !== undefined ? { conversationId: q.conversationId } : {}),
+      });
+      return {
+        items: page.items.map(({ receivedMs, ...rest }) => ({ ...rest, receivedAt: iso(receivedMs) })),
+        ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
+      };
+    },
+  );
+
+  app.get(
+    '/interactions/:interactionId',
+    {
+      config: { permission: 'analytics:read' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'One interaction with its current findings (field, span, explanation, masked value).',
+        security,
+        headers: ProjectHeader,
+        params: InteractionParams,
+        response: { 200: InteractionResult, ...errorResponses([401, 403, 404, 500, 503]) },
+      },
+    },
+    async (req) => {
+      const key = { accountId: req.projectId, interactionId: req.params.interactionId };
+      const [interaction, findings] = await Promise.all([
+        interactionById(clickhouse, database, key),
+        detectionsForInteraction(clickhouse, database, key),
+      ]);
+      if (!interaction)
+        throw new ApiError('NOT_FOUND', `No interaction ${req.params.interactionId} in this project.`);
+      const { receivedMs, ...rest } = interaction;
+      return { ...rest, receivedAt: iso(receivedMs), findings };
+    },
+  );
+};

@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
+import { ApiError } from '@warden/shared/http/errors';
+import type { Logger } from '@warden/shared/logger';
+import { gcraAllow, LocalGcra, type GcraDecision, type GcraLimits } from '@warden/shared/ratelimit/index';
+import {
+  hashPassword,
+  sha256Hex,
+  verifyPassword,
+  type SessionStore,
+  type UserDirectory,
+} from '@warden/shared/users/index';
+import { CSRF_COOKIE, SESSION_COOKIE } from '../caller';
+import { errorResponses, LoginBody, LoginResult, Me, security } from '../schemas';
+
+export interface AuthRoutesOptions {
+  sessions: SessionStore;
+  users: UserDirectory;
+  redis: Redis;
+  redisPrefix: string;
+  sessionTtlMs: number;
+  /** Secure cookies always, never, or when the request came over TLS. */
+  cookieSecure: 'auto' | boolean;
+  loginAttemptsPerMinute: number;
+  logger?: Logger;
+}
+
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, opts) => {
+  const limits: GcraLimits = {
+    ratePerMinute: opts.loginAttemptsPerMinute,
+    burst: opts.loginAttemptsPerMinute * 2,
+  };
+  const local = new LocalGcra(10_000);
+  // Verified when the email is unknown, so a miss costs what a wrong password costs and answer times
+  // do not tell which emails have accounts: the hash of a random string nobody knows.
+  const dummyHash = hashPassword(randomBytes(24).toString('base64url'));
+
+  /**
+   * Sign-in throttling per email and client address, by the same GCRA ingest limits accounts with
+   * (one Redis round trip); while Redis is away, by this process's own copy, never by nothing.
+   */
+  const throttleKey = (email: string, address: string) =>
+    `${opts.redisPrefix}login:${sha256Hex(email.trim().toLowerCase())}:${address}`;
+  const throttle = async (key: string): Promise<GcraDecision> => {
+    try {
+      return await gcraAllow(opts.redis, key, limits);
+    } catch (err) {
+      opts.logger?.warn(
+        { err: (err as Error).message },
+        'login throttle: Redis unavailable, limiting locally',
+      );
+      return local.allow(key, limits);
+    }
+  };
+
+  const secure = (req: FastifyRequest) =>
+    opts.cookieSecure === 'auto' ? req.protocol === 'https' : opts.cookieSecure;
+
+  const clearCookies = (req: FastifyRequest, reply: FastifyReply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(req) });
+    reply.clearCookie(CSRF_COOKIE, { path: '/', sameSite: 'lax', secure: secure(req) });
+  };
+
+  app.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in: sets the HttpOnly session cookie and the page-readable warden_csrf cookie.',
+        body: LoginBody,
+        response: { 200: LoginResult, ...errorResponses([400, 401, 415, 429, 500]) },
+      },
+    },
+    async (req, reply) => {
+      const { email, password } = req.body;
+      const attempts = throttleKey(email, req.ip);
+      const decision = await throttle(attempts);
+      if (!decision.allowed) {
+        const retryAfter = String(Math.max(1, Math.ceil(decision.retryAfterSeconds)));
+        throw new ApiError(
+          'RATE_LIMIT_EXCEEDED',
+          `Too many sign-in attempts for this email from your address; retry in ${retryAfter} s.`,
+          undefined,
+          { 'retry-after': retryAfter },
+        );
+      }
+      const stored = await opts.users.passwordHashOf(email);
+      const verified = await verifyPassword(stored?.passwordHash ?? (await dummyHash), password);
+      const membership = stored && verified ? await opts.sessions.membershipOf(stored.userId) : undefined;
+      if (!stored || !verified || !membership) {
+        throw new ApiError('INVALID_CREDENTIALS', 'Email or password is wrong.');
+      }
+      // Whoever knows the password needs no throttling: a success rests the email and address again.
+      await opts.redis.del(attempts).catch(() => undefined);
+      const session = await opts.sessions.create({
+        userId: stored.userId,
+        organisationId: membership.organisationId,
+        ttlMs: opts.sessionTtlMs,
+        address: req.ip,
+        ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+      });
+      const cookie = { path: '/', sameSite: 'lax' as const, secure: secure(req), expires: session.expiresAt };
+      reply.setCookie(SESSION_COOKIE, session.token, { ...cookie, httpOnly: true });
+      // Readable by the page on purpose: it echoes it in x-csrf-token (see caller.ts).
+      reply.setCookie(CSRF_COOKIE, session.csrfToken, { ...cookie, httpOnly: false });
+      return {
+        user: { userId: stored.userId, email: email.trim() },
+        organisationId: membership.organisationId,
+        role: membership.role,
+        csrfToken: session.csrfToken,
+        expiresAt: session.expiresAt.toISOString(),
+      };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      config: { permission: 'caller' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: the session is revoked for every API process at once and its cookies cleared.',
+        security,
+        response: { 204: { type: 'null', description: 'Signed out.' }, ...errorResponses([401, 403, 500]) },
+      },
+    },
+    async (req, reply) => {
+      if (req.principal.kind !== 'session') {
+        throw new ApiError(
+          'UNAUTHENTICATED',
+          'Sign-out ends a session; an API key is revoked with DELETE /api/v1/keys/{keyId}.',
+        );
+      }
+      await opts.sessions.revoke(req.principal.session.sessionId, `user:${req.principal.session.userId}`);
+      clearCookies(req, reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/me',
+    {
+      config: { permission: 'caller' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Who is calling: the signed-in user and role, or the API key and its project.',
+        security,
+        response: { 200: Me, ...errorResponses([401, 500, 503]) },
+      },
+    },
+    async (req) => {
+      const caller = req.principal;
+      if (caller.kind === 'key') {
+        return {
+          kind: 'key' as const,
+          key: { keyId: caller.keyId, projectId: caller.projectId, scopes: caller.scopes },
+        };
+      }
+      const s = caller.session;
+      return {
+        kind: 'session' as const,
+        user: { userId: s.userId, email: s.email },
+        organisationId: s.organisationId,
+        role: s.role,
+        sessionExpiresAt: s.expiresAt.toISOString(),
+      };
+    },
+  );
+};

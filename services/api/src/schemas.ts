@@ -1,0 +1,230 @@
+import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
+import { SCOPES } from '@warden/shared/keys/index';
+import { ROLES } from '@warden/shared/users/index';
+import { SEVERITIES } from '@warden/shared/schemas/detection';
+
+// The request and answer schemas of the API's routes: each one validates, types and documents.
+
+export { errorResponses } from '@warden/shared/http/error-schema';
+
+export const security: Array<Record<string, string[]>> = [{ session: [] }, { bearer: [] }, { apiKey: [] }];
+
+/** One of these strings: validated, typed and documented as a union of literals. */
+// A tuple of literals, not one literal of a union: the type provider resolves only the former.
+const literals = <const V extends readonly string[]>(values: V) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<{
+    -readonly [K in keyof V]: TLiteral<V[K]>;
+  }>;
+
+export const ProjectHeader = Type.Object({
+  'x-warden-project': Type.Optional(
+    Type.String({ description: 'The project to act on (sessions); an API key is bound to its own project.' }),
+  ),
+});
+
+export const LoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+export const Me = Type.Object({
+  kind: literals(['session', 'key']),
+  user: Type.Optional(Type.Object({ userId: Type.String(), email: Type.String() })),
+  organisationId: Type.Optional(Type.String()),
+  role: Type.Optional(literals(ROLES)),
+  sessionExpiresAt: Type.Optional(Type.String()),
+  key: Type.Optional(
+    Type.Object({ keyId: Type.String(), projectId: Type.String(), scopes: Type.Array(Type.String()) }),
+  ),
+});
+
+export const LoginResult = Type.Object({
+  user: Type.Object({ userId: Type.String(), email: Type.String() }),
+  organisationId: Type.String(),
+  role: literals(ROLES),
+  /** Also in the warden_csrf cookie: echo it in x-csrf-token. */
+  csrfToken: Type.String(),
+  expiresAt: Type.String(),
+});
+
+const Scope = literals(SCOPES);
+
+export const KeyListing = Type.Object({
+  keyId: Type.String(),
+  projectId: Type.String(),
+  name: Type.Optional(Type.String()),
+  scopes: Type.Array(Scope),
+  hint: Type.String(),
+  status: literals(['active', 'expiring', 'expired', 'revoked']),
+  createdAt: Type.String(),
+  expiresAt: Type.Optional(Type.String()),
+  revokedAt: Type.Optional(Type.String()),
+  replacedBy: Type.Optional(Type.String()),
+  usage: Type.Object({
+    today: Type.Integer(),
+    total: Type.Integer(),
+    lastUsedAt: Type.Optional(Type.String()),
+  }),
+});
+
+export const CreateKeyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    scopes: Type.Optional(Type.Array(Scope, { minItems: 1, maxItems: SCOPES.length })),
+    expiresAt: Type.Optional(
+      Type.String({ description: 'ISO date-time after which the key fails as expired.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateKeyBody = Static<typeof CreateKeyBody>;
+
+export const CreatedKey = Type.Object({
+  keyId: Type.String(),
+  /** The only time the key is shown. */
+  key: Type.String(),
+  projectId: Type.String(),
+  scopes: Type.Array(Scope),
+  replacesKeyId: Type.Optional(Type.String()),
+  previousKeyExpiresAt: Type.Optional(Type.String()),
+});
+
+export const RotateKeyBody = Type.Object(
+  {
+    gracePeriod: Type.Optional(
+      Type.String({ description: 'How long the old key keeps working: 0, 30m, 24h (default), 7d.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const KeyParams = Type.Object({ keyId: Type.String({ maxLength: 64 }) });
+
+export const RevokedKey = Type.Object({
+  keyId: Type.String(),
+  status: Type.Literal('revoked'),
+  revokedAt: Type.String(),
+});
+
+const RangeQuery = {
+  from: Type.Optional(Type.String({ description: 'ISO date-time, inclusive (default: 24 h before `to`).' })),
+  to: Type.Optional(Type.String({ description: 'ISO date-time, exclusive (default: now).' })),
+};
+
+export const OverviewQuery = Type.Object({
+  ...RangeQuery,
+  interval: Type.Optional(literals(['hour', 'day'])),
+});
+
+export const OverviewResult = Type.Object({
+  projectId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  interval: literals(['hour', 'day']),
+  totals: Type.Object({
+    interactions: Type.Integer(),
+    tokens: Type.Integer(),
+    toolCalls: Type.Integer(),
+    toolErrors: Type.Integer(),
+    interactionsWithToolErrors: Type.Integer(),
+    activeAgents: Type.Integer(),
+    findings: Type.Integer(),
+    flaggedInteractions: Type.Integer(),
+    bySeverity: Type.Record(Type.String(), Type.Integer()),
+    byThreatType: Type.Array(
+      Type.Object({ threatType: Type.String(), findings: Type.Integer(), interactions: Type.Integer() }),
+    ),
+  }),
+  series: Type.Array(
+    Type.Object({
+      bucket: Type.String(),
+      interactions: Type.Integer(),
+      tokens: Type.Integer(),
+      findings: Type.Integer(),
+    }),
+  ),
+});
+
+export const DetectionsQuery = Type.Object({
+  ...RangeQuery,
+  agentId: Type.Optional(Type.String({ maxLength: 256 })),
+  threatType: Type.Optional(Type.String({ maxLength: 64 })),
+  severity: Type.Optional(literals(SEVERITIES)),
+  ruleId: Type.Optional(Type.String({ maxLength: 128 })),
+  userId: Type.Optional(Type.String({ maxLength: 256 })),
+  sessionId: Type.Optional(Type.String({ maxLength: 256 })),
+  conversationId: Type.Optional(Type.String({ maxLength: 256 })),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 1024, description: 'The `nextCursor` of the previous page.' }),
+  ),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1–1000, default 50.' })),
+});
+export type DetectionsQuery = Static<typeof DetectionsQuery>;
+
+const Detection = Type.Object({
+  findingId: Type.String(),
+  interactionId: Type.String(),
+  agentId: Type.String(),
+  receivedAt: Type.String(),
+  threatType: Type.String(),
+  severity: literals(SEVERITIES),
+  ruleId: Type.String(),
+  detector: Type.String(),
+  detectorVersion: Type.String(),
+  confidence: Type.Number(),
+  field: Type.String(),
+  start: Type.Integer(),
+  end: Type.Integer(),
+  entityType: Type.String(),
+  explanation: Type.String(),
+  masked: Type.String(),
+  userId: Type.String(),
+  sessionId: Type.String(),
+  conversationId: Type.String(),
+});
+
+export const DetectionsPage = Type.Object({
+  items: Type.Array(Detection),
+  nextCursor: Type.Optional(Type.String()),
+});
+
+export const InteractionParams = Type.Object({ interactionId: Type.String({ maxLength: 64 }) });
+
+export const InteractionResult = Type.Object({
+  interactionId: Type.String(),
+  agentId: Type.String(),
+  receivedAt: Type.String(),
+  endpoint: Type.String(),
+  platform: Type.String(),
+  userId: Type.String(),
+  sessionId: Type.String(),
+  conversationId: Type.String(),
+  prompt: Type.String(),
+  response: Type.String(),
+  model: Type.String(),
+  tokensUsed: Type.Integer(),
+  responseTimeMs: Type.Integer(),
+  toolCalls: Type.Unknown(),
+  metadata: Type.Unknown(),
+  findings: Type.Array(
+    Type.Object({
+      findingId: Type.String(),
+      detector: Type.String(),
+      detectorVersion: Type.String(),
+      ruleId: Type.String(),
+      threatType: Type.String(),
+      severity: literals(SEVERITIES),
+      confidence: Type.Number(),
+      field: Type.String(),
+      start: Type.Integer(),
+      end: Type.Integer(),
+      view: Type.String(),
+      entityType: Type.String(),
+      explanation: Type.String(),
+      masked: Type.String(),
+    }),
+  ),
+});
