@@ -81,6 +81,6 @@ describe('CLI argument parsing', () => {
     expect(() => parseGracePeriod('-5m')).toThrow(/e\.g\. 30m/);
     expect(() => parseGracePeriod('')).toThrow(/e\.g\. 30m/);
     expect(parseScopes('ingest, analytics:read,ingest')).toEqual(['ingest', 'analytics:read']);
-    expect(() => parseScopes('ingest,admin')).toThrow(/Use any of/);
+    expect(() => parseScopes('ingest,superuser')).toThrow(/Use any of/);
   });
 });
