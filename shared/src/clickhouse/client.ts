@@ -5,7 +5,17 @@ export interface ClickhouseOptions {
   url: string;
   database?: string;
   requestTimeoutMs?: number;
+  /** CLICKHOUSE_CLUSTER: the tables named are Distributed tables over replicated ones. */
+  cluster?: string;
 }
+
+/**
+ * Settings for Distributed tables. An insert returns only once every row is stored in a replica of
+ * its shard (not queued on the server asked), so the sink commits Kafka offsets only for rows that
+ * are replicated tables' parts. A subquery over another Distributed table (`IN (SELECT … FROM
+ * analyses)`) reads that shard's own table: tables that are joined are sharded by the same key.
+ */
+const clusterSettings = { insert_distributed_sync: 1, distributed_product_mode: 'local' } as const;
 
 /**
  * The one ClickHouse client factory. Settings chosen to behave the same on 18.16 and 24.x:
@@ -16,7 +26,10 @@ export function createClickhouse(opts: ClickhouseOptions): ClickHouseClient {
     url: opts.url,
     database: opts.database ?? 'default',
     request_timeout: opts.requestTimeoutMs ?? 30000,
-    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+    clickhouse_settings: {
+      output_format_json_quote_64bit_integers: 0,
+      ...(opts.cluster ? clusterSettings : {}),
+    },
     compression: { request: false, response: false },
     // Callers log failures with context; the client's own console output would duplicate them.
     log: { level: ClickHouseLogLevel.OFF },
