@@ -5,6 +5,11 @@
  */
 export { stackDown, stackUp, type PartName } from './stack/index';
 export { startClickhouse, waitForClickhouse } from './stack/clickhouse';
+export {
+  startClickhouseReplicas,
+  type ClickhouseReplica,
+  type ClickhouseReplicaSet,
+} from './stack/clickhouse-replicas';
 export { startKafka, waitForKafka } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
 export { stopProcess, waitUntil } from './stack/process';
