@@ -7,6 +7,8 @@ import { startClickhouseReplicas, type ClickhouseReplicaSet } from '@warden/cli'
 import { injectionAttemptsByUser } from '@warden/shared/analytics/detections';
 import { overview } from '@warden/shared/analytics/overview';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
+import { rebuildRollups } from '@warden/shared/clickhouse/replay';
+import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
 import { envelopeMessage } from '@warden/shared/codec/index';
 import { DurableWriter } from '@warden/shared/kafka/durable-writer';
 import { repoRoot } from '@warden/shared/paths';
@@ -233,4 +235,38 @@ describe('replicated ClickHouse', () => {
     for (const r of replicas) expect(r).toEqual({ is_readonly: 0, active_replicas: 2, total_replicas: 2 });
     for (const service of services) expect(service.child.exitCode).toBeNull();
   }, 400_000);
+
+  it('rollup rebuilds and retention run on the replicated tables ON CLUSTER and reach both replicas', async () => {
+    const before = await stored(r1);
+    expect(before.interactions).toBeGreaterThan(0);
+    const hour = 3_600_000;
+    await rebuildRollups(r1, db, {
+      from: new Date(Date.now() - 2 * hour),
+      to: new Date(Date.now() + hour),
+      cluster: set.cluster,
+    });
+    expect(await stored(r1)).toEqual(before);
+    expect(
+      await eventually(
+        () => stored(r2),
+        (s) => JSON.stringify(s) === JSON.stringify(before),
+        60_000,
+      ),
+    ).toEqual(before);
+
+    // A year and more from now, with one day of retention, every partition has expired.
+    const dropped = await dropExpiredPartitions(r1, db, 1, Date.now() + 400 * 24 * hour, set.cluster);
+    expect(dropped.map((d) => d.table)).toEqual(
+      expect.arrayContaining(['interactions', 'analyses', 'detections', 'agent_hourly', 'detection_hourly']),
+    );
+    const empty = { rows: 0, interactions: 0, analysed: 0, flagged: 0, rolledUp: 0, flaggedRolledUp: 0 };
+    for (const client of [r1, r2])
+      expect(
+        await eventually(
+          () => stored(client),
+          (s) => JSON.stringify(s) === JSON.stringify(empty),
+          60_000,
+        ),
+      ).toEqual(empty);
+  }, 240_000);
 });

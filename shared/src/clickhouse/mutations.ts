@@ -1,10 +1,16 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from './client';
+import { onCluster, storedTable, storedTableName } from './cluster';
 import { sqlString } from './escape';
 
 export interface WaitOptions {
   timeoutMs?: number;
   pollMs?: number;
+}
+
+export interface MutationOptions extends WaitOptions {
+  /** CLICKHOUSE_CLUSTER: mutate the replicated stored table ON CLUSTER (a Distributed table cannot be). */
+  cluster?: string;
 }
 
 /**
@@ -33,14 +39,21 @@ export async function waitForMutations(
   }
 }
 
-/** `ALTER TABLE … DELETE WHERE …` and wait until it is applied. */
+/**
+ * `ALTER TABLE … DELETE WHERE …` and wait until it is applied. On a cluster the mutation is run on the
+ * stored table ON CLUSTER (once per shard; replication carries it to the other replicas) and waited
+ * for on the server asked.
+ */
 export async function deleteWhere(
   client: ClickHouseClient,
   db: string,
   table: string,
   where: string,
-  opts: WaitOptions = {},
+  opts: MutationOptions = {},
 ): Promise<void> {
-  await client.command({ query: `ALTER TABLE ${db}.${table} DELETE WHERE ${where}` });
-  await waitForMutations(client, db, table, opts);
+  const placement = { db, cluster: opts.cluster };
+  await client.command({
+    query: `ALTER TABLE ${storedTable(placement, table)}${onCluster(placement)} DELETE WHERE ${where}`,
+  });
+  await waitForMutations(client, db, storedTableName(placement, table), opts);
 }

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from './client';
+import { onCluster, storedTable, storedTableName } from './cluster';
 import { sqlIdentifier, sqlString } from './escape';
 import { TIME_PARTITIONED_TABLES } from './tables';
 
@@ -29,11 +30,16 @@ export async function dropExpiredPartitions(
   database: string,
   retentionDays: number,
   nowMs = Date.now(),
+  cluster?: string,
 ): Promise<DroppedPartition[]> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1)
     throw new Error('retentionDays must be an integer >= 1');
   const db = sqlIdentifier(database);
-  const tables = TIME_PARTITIONED_TABLES.map(sqlString).join(', ');
+  const placement = { db, cluster };
+  // On a cluster the parts are the stored tables' (`<table>_local`); a DROP PARTITION ON CLUSTER runs
+  // once per shard and replication drops it on the other replicas.
+  const stored = new Map(TIME_PARTITIONED_TABLES.map((t) => [storedTableName(placement, t), t]));
+  const tables = [...stored.keys()].map(sqlString).join(', ');
   const parts = await selectRows<{ table: string; partition_id: string }>(
     client,
     `SELECT DISTINCT table, partition_id FROM system.parts
@@ -44,10 +50,11 @@ export async function dropExpiredPartitions(
   for (const { table, partition_id } of parts) {
     if (!partitionExpired(partition_id, retentionDays, nowMs)) continue;
     // partition_id is six digits (checked above); toYYYYMM partitions are addressed by that number.
+    const logical = stored.get(table) ?? table;
     await client.command({
-      query: `ALTER TABLE ${db}.${sqlIdentifier(table)} DROP PARTITION ${partition_id}`,
+      query: `ALTER TABLE ${storedTable(placement, sqlIdentifier(logical))}${onCluster(placement)} DROP PARTITION ${partition_id}`,
     });
-    dropped.push({ table, partition: partition_id });
+    dropped.push({ table: logical, partition: partition_id });
   }
   return dropped;
 }
