@@ -60,32 +60,18 @@ describe('replicated ClickHouse', () => {
     Number((await queryRows<{ n: number }>(client, query))[0]?.n ?? -1);
 
   /** What one replica holds in its own tables (not through the Distributed ones). */
-  const stored = async (client: ClickHouseClient) => ({
-    rows: await count(
-      client,
-      `SELECT count() AS n FROM ${db}.interactions_local FINAL WHERE account_id = '${account}'`,
-    ),
-    interactions: await count(
-      client,
-      `SELECT uniqExact(interaction_id) AS n FROM ${db}.interactions_local WHERE account_id = '${account}'`,
-    ),
-    analysed: await count(
-      client,
-      `SELECT uniqExact(interaction_id) AS n FROM ${db}.analyses_local WHERE account_id = '${account}'`,
-    ),
-    flagged: await count(
-      client,
-      `SELECT uniqExact(interaction_id) AS n FROM ${db}.detections_local WHERE account_id = '${account}'`,
-    ),
-    rolledUp: await count(
-      client,
-      `SELECT uniqExactMerge(interaction_ids) AS n FROM ${db}.agent_hourly_local WHERE account_id = '${account}'`,
-    ),
-    flaggedRolledUp: await count(
-      client,
-      `SELECT uniqExactMerge(interaction_ids) AS n FROM ${db}.detection_hourly_local WHERE account_id = '${account}'`,
-    ),
-  });
+  const stored = async (client: ClickHouseClient) => {
+    const of = (expression: string, table: string) =>
+      count(client, `SELECT ${expression} AS n FROM ${db}.${table} WHERE account_id = '${account}'`);
+    return {
+      rows: await of('count()', 'interactions_local FINAL'),
+      interactions: await of('uniqExact(interaction_id)', 'interactions_local'),
+      analysed: await of('uniqExact(interaction_id)', 'analyses_local'),
+      flagged: await of('uniqExact(interaction_id)', 'detections_local'),
+      rolledUp: await of('uniqExactMerge(interaction_ids)', 'agent_hourly_local'),
+      flaggedRolledUp: await of('uniqExactMerge(interaction_ids)', 'detection_hourly_local'),
+    };
+  };
 
   it('migrate creates replicated tables ON CLUSTER and Distributed tables over them, idempotently', () => {
     const migrate = () =>

@@ -1,15 +1,7 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@warden/cli';
 import { endpoints, ensureTestTopics, eventually } from './support/pipeline';
 import { runService, type ServiceProcess } from './support/processes';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 /** The requests a scrape counts for a route and status (the latency histogram's count). */
 const counted = (scrape: string, route: string, status: number) =>

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,16 +7,8 @@ import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhou
 import { createKafka } from '@warden/shared/kafka/client';
 import { topicNames } from '@warden/shared/kafka/topics';
 import { repoRoot } from '@warden/shared/paths';
-import { services } from '@warden/cli';
+import { freePort, services } from '@warden/cli';
 import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
 
 /** The pid of the child of `parent` that runs `services/<name>/src/main.ts`, read from /proc. */
 function servicePid(parent: number, name: string): number | undefined {

@@ -12,7 +12,7 @@ export {
 } from './stack/clickhouse-replicas';
 export { startKafka, waitForKafka } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
-export { stopProcess, waitUntil } from './stack/process';
+export { freePort, stopProcess, waitUntil } from './stack/process';
 export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';
 export { replayRange } from './replay/replay';
