@@ -7,6 +7,7 @@ import { startClickhouseReplicas, type ClickhouseReplicaSet } from '@warden/cli'
 import { injectionAttemptsByUser } from '@warden/shared/analytics/detections';
 import { overview } from '@warden/shared/analytics/overview';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
+import { migrate } from '@warden/shared/clickhouse/migrate';
 import { rebuildRollups } from '@warden/shared/clickhouse/replay';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
 import { envelopeMessage } from '@warden/shared/codec/index';
@@ -86,6 +87,14 @@ describe('replicated ClickHouse', () => {
     expect(first.status).toBe(0);
     expect(migrate().stderr).toMatch(/0 applied now/);
   }, 240_000);
+
+  it('migrate refuses a cluster the server does not know, before creating anything', async () => {
+    const other = uniqueName('warden_test_repl_none');
+    await expect(migrate(r1, { database: other, cluster: 'no_such_cluster' })).rejects.toThrow(
+      /CLICKHOUSE_CLUSTER=no_such_cluster is not a cluster this server knows/,
+    );
+    expect(await count(r1, `SELECT count() AS n FROM system.databases WHERE name = '${other}'`)).toBe(0);
+  });
 
   it('has the same schema on both replicas: replicated storage, Distributed names', async () => {
     for (const client of [r1, r2]) {
