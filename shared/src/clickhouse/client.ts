@@ -1,4 +1,4 @@
-import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseError, ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 
 export interface ClickhouseOptions {
   /** CLICKHOUSE_URL; it may carry the user and password (`http://user:password@host:8123`). */
@@ -40,6 +40,13 @@ export function createClickhouse(opts: ClickhouseOptions): ClickHouseClient {
 export async function selectRows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
   const rs = await client.query({ query, format: 'JSONEachRow' });
   return rs.json<T>();
+}
+
+/** The server's error code; 18.16 words its errors `Code: 27, e.displayText() = …`, newer ones `Code: 27. DB::…`. */
+export function clickhouseErrorCode(err: unknown): string | undefined {
+  if (err instanceof ClickHouseError && err.code) return err.code;
+  const match = err instanceof Error ? /^Code: (\d+)[.,]/.exec(err.message) : null;
+  return match?.[1];
 }
 
 export type { ClickHouseClient };

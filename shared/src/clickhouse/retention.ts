@@ -1,7 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from './client';
-import { onCluster, storedTable, storedTableName } from './cluster';
+import { storedTableName } from './cluster';
 import { sqlIdentifier, sqlString } from './escape';
+import { alterStoredTable } from './mutations';
 import { TIME_PARTITIONED_TABLES } from './tables';
 
 export interface DroppedPartition {
@@ -51,9 +52,7 @@ export async function dropExpiredPartitions(
     if (!partitionExpired(partition_id, retentionDays, nowMs)) continue;
     // partition_id is six digits (checked above); toYYYYMM partitions are addressed by that number.
     const logical = stored.get(table) ?? table;
-    await client.command({
-      query: `ALTER TABLE ${storedTable(placement, sqlIdentifier(logical))}${onCluster(placement)} DROP PARTITION ${partition_id}`,
-    });
+    await alterStoredTable(client, placement, sqlIdentifier(logical), `DROP PARTITION ${partition_id}`);
     dropped.push({ table: logical, partition: partition_id });
   }
   return dropped;
