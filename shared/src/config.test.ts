@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   canariesFromEnv,
+  clickhouseCluster,
   loadApiConfig,
   clickhouseRetentionDays,
   loadEndpoints,
@@ -184,6 +185,15 @@ describe('config', () => {
     // A malformed value is named in the error without its password.
     expect(() => loadEndpoints({ ...noStack, CLICKHOUSE_URL: 'http://warden:ch-s3cret@[::1' })).toThrow(
       /CLICKHOUSE_URL is not a URL \(got "http:\/\/warden:\*\*\*@\[::1"\)/,
+    );
+  });
+
+  it('CLICKHOUSE_CLUSTER: unset is one server; a cluster name as <remote_servers> spells it; else a clear error', () => {
+    expect(clickhouseCluster({})).toBeUndefined();
+    expect(clickhouseCluster({ CLICKHOUSE_CLUSTER: '  ' })).toBeUndefined();
+    expect(clickhouseCluster({ CLICKHOUSE_CLUSTER: ' warden_prod ' })).toBe('warden_prod');
+    expect(() => clickhouseCluster({ CLICKHOUSE_CLUSTER: 'prod; DROP' })).toThrow(
+      /CLICKHOUSE_CLUSTER is not a cluster name Warden accepts \(got "prod; DROP"\)/,
     );
   });
 });

@@ -365,6 +365,23 @@ export function clickhouseDatabase(env: Env = process.env): string {
 }
 
 /**
+ * CLICKHOUSE_CLUSTER: the cluster (a `<remote_servers>` entry on every server) Warden's tables are
+ * replicated across; unset, every table lives on the one server CLICKHOUSE_URL names.
+ */
+export function clickhouseCluster(env: Env = process.env): string | undefined {
+  const raw = env.CLICKHOUSE_CLUSTER?.trim();
+  if (!raw) return undefined;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw)) {
+    throw new ConfigError(
+      'CLICKHOUSE_CLUSTER',
+      `is not a cluster name Warden accepts (got "${raw}")`,
+      'Use letters, digits and underscores, as the cluster is named in <remote_servers>; unset it for one server.',
+    );
+  }
+  return raw;
+}
+
+/**
  * Where a consumer group with no committed offsets starts: `earliest` (default: a new deployment
  * processes everything the topics retain) or `latest` (only what arrives from now on).
  */
@@ -462,6 +479,8 @@ export function loadDetectorConfig(env: Env = process.env): DetectorConfig {
 
 export interface SinkConfig extends ConsumerServiceConfig {
   database: string;
+  /** CLICKHOUSE_CLUSTER: inserts go through Distributed tables, synchronously. */
+  cluster: string | undefined;
   /** Flush when this many rows are buffered… */
   maxRows: number;
   /** …or when the oldest buffered row is this old. */
@@ -479,6 +498,7 @@ export function loadSinkConfig(env: Env = process.env): SinkConfig {
       defaultMetricsPort: 9102,
     }),
     database: clickhouseDatabase(env),
+    cluster: clickhouseCluster(env),
     maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 50_000, 1, 1_000_000),
     maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
     decodeThreads: intFromEnv(env, 'WARDEN_SINK_DECODE_THREADS', 1, 0, 16),

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { repoRoot } from '@warden/shared/paths';
 import { serviceArgs, type ServiceName } from '@warden/cli';
+
+// The stack's own helper: one way to find a free port, for the servers tests start.
+export { freePort } from '@warden/cli';
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -30,12 +32,3 @@ export function runService(name: ServiceName, env: Record<string, string>): Serv
     },
   };
 }
-
-/** A TCP port free on 127.0.0.1 right now (for a server a test starts). */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });

@@ -5,9 +5,14 @@
  */
 export { stackDown, stackUp, type PartName } from './stack/index';
 export { startClickhouse, waitForClickhouse } from './stack/clickhouse';
+export {
+  startClickhouseReplicas,
+  type ClickhouseReplica,
+  type ClickhouseReplicaSet,
+} from './stack/clickhouse-replicas';
 export { startKafka, startKafkaCluster, waitForKafka, type KafkaPorts } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
-export { stopProcess, waitUntil } from './stack/process';
+export { freePort, stopProcess, waitUntil } from './stack/process';
 export { startPostgres, waitForPostgres } from './stack/postgres';
 export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';

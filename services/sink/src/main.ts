@@ -14,7 +14,7 @@ await runConsumerService(
     consumer: { maxBytesPerPartition: 4 * 1024 * 1024, minBytes: 256 * 1024 },
   },
   ({ consumer, writer, log, metrics }) => {
-    const clickhouse = createClickhouse({ url: config.endpoints.clickhouseUrl });
+    const clickhouse = createClickhouse({ url: config.endpoints.clickhouseUrl, cluster: config.cluster });
     return {
       pipeline: new SinkPipeline({
         consumer,
@@ -31,7 +31,7 @@ await runConsumerService(
         fromBeginning: config.fromBeginning,
       }),
       close: () => clickhouse.close(),
-      describe: { database: config.database },
+      describe: { database: config.database, cluster: config.cluster },
     };
   },
 );

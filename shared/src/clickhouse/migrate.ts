@@ -1,10 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
+import { onCluster } from './cluster';
 import { detectDialect, type Dialect } from './dialect';
 import { sqlIdentifier, sqlString } from './escape';
 import { migrations as allMigrations, type Migration, type MigrationContext } from './migrations/index';
 
 export interface MigrateOptions {
   database: string;
+  /** CLICKHOUSE_CLUSTER: replicated tables ON CLUSTER and Distributed tables over them. */
+  cluster?: string;
   retentionDays?: number;
   migrations?: Migration[];
   progress?: (line: string) => void;
@@ -24,11 +27,20 @@ export async function migrate(client: ClickHouseClient, opts: MigrateOptions): P
   say(
     `ClickHouse ${dialect.version}: TTL ${dialect.ttl ? 'yes' : 'no (use `warden retention`)'}, LowCardinality ${dialect.lowCardinality ? 'yes' : 'no'}`,
   );
-  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+  const placement = { db, cluster: opts.cluster };
+  if (opts.cluster) {
+    await checkCluster(client, opts.cluster);
+    say(`cluster ${opts.cluster}: replicated tables ON CLUSTER, Distributed tables over them`);
+  }
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}${onCluster(placement)}` });
+  // On a cluster every server holds the same record ('all', not '{shard}'), whichever one is asked.
+  const migrationsEngine = opts.cluster
+    ? `ReplicatedReplacingMergeTree('/clickhouse/tables/all/${db}/schema_migrations', '{shard}-{replica}')`
+    : 'ReplacingMergeTree';
   await client.command({
-    query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (
+    query: `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations${onCluster(placement)} (
       id UInt32, name String, applied_at DateTime('UTC')
-    ) ENGINE = ReplacingMergeTree ORDER BY id`,
+    ) ENGINE = ${migrationsEngine} ORDER BY id`,
   });
   const rs = await client.query({ query: `SELECT id FROM ${db}.schema_migrations`, format: 'JSONEachRow' });
   const done = new Set((await rs.json<{ id: number }>()).map((r) => Number(r.id)));
@@ -36,7 +48,7 @@ export async function migrate(client: ClickHouseClient, opts: MigrateOptions): P
     .filter((m) => !done.has(m.id))
     .sort((a, b) => a.id - b.id);
   const ctx: MigrationContext = {
-    db,
+    ...placement,
     dialect,
     retentionDays: opts.retentionDays ?? 90,
     columnsOf: async (table) => {
@@ -57,4 +69,30 @@ export async function migrate(client: ClickHouseClient, opts: MigrateOptions): P
     });
   }
   return { dialect, applied: pending, alreadyApplied: done.size };
+}
+
+/**
+ * Fails early, saying what to configure, when this server does not know the cluster or lacks the
+ * macros the replicated tables' paths are built from.
+ */
+async function checkCluster(client: ClickHouseClient, cluster: string): Promise<void> {
+  const rs = await client.query({
+    query: `SELECT
+      (SELECT count() FROM system.clusters WHERE cluster = ${sqlString(cluster)}) AS replicas,
+      (SELECT count() FROM system.macros WHERE macro IN ('shard', 'replica')) AS macros`,
+    format: 'JSONEachRow',
+  });
+  const [row] = await rs.json<{ replicas: number | string; macros: number | string }>();
+  if (Number(row?.replicas ?? 0) === 0) {
+    throw new Error(
+      `CLICKHOUSE_CLUSTER=${cluster} is not a cluster this server knows (system.clusters): ` +
+        'name it in <remote_servers> of every server, or unset CLICKHOUSE_CLUSTER for one server',
+    );
+  }
+  if (Number(row?.macros ?? 0) < 2) {
+    throw new Error(
+      'the server has no <macros> with both shard and replica: replicated tables are registered in ' +
+        "ZooKeeper under /clickhouse/tables/{shard}/… as {replica}; set them in each server's config",
+    );
+  }
 }

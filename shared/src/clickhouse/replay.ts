@@ -1,12 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from './client';
 import { sqlIdentifier, sqlString } from './escape';
-import { deleteWhere, type WaitOptions } from './mutations';
+import { storedTable } from './cluster';
+import { deleteWhere, type MutationOptions } from './mutations';
 import { hourRangeMs, rangeMs, sqlDateTime, timeFilter, type TimeRange } from './range';
 import { agentHourlySelect, currentDetectionsCondition, detectionHourlySelect } from './rollups';
 import type { InteractionRow } from './rows';
 
-export interface StaleDetectionsOptions extends TimeRange, WaitOptions {
+export interface StaleDetectionsOptions extends TimeRange, MutationOptions {
   /** When the replay started (epoch ms): rows analysed before it are candidates. */
   replayStartedMs: number;
 }
@@ -30,9 +31,11 @@ export async function deleteStaleDetections(
   if (!Number.isFinite(opts.replayStartedMs)) throw new Error('replayStartedMs must be epoch milliseconds');
   const range = timeFilter('received_at', fromMs, toMs);
   const started = String(Math.floor(opts.replayStartedMs));
+  // The stored table: a mutation runs on each shard, where an interaction's analyses are too.
+  const analyses = storedTable({ db, cluster: opts.cluster }, 'analyses');
   const where = `${range} AND analyzed_ms < ${started}
     AND (account_id, interaction_id) IN (
-      SELECT account_id, interaction_id FROM ${db}.analyses
+      SELECT account_id, interaction_id FROM ${analyses}
       WHERE ${range} AND analyzed_ms >= ${started})`;
   const [row] = await selectRows<{ n: number }>(
     client,
@@ -62,7 +65,7 @@ export interface RebuildResult {
 export async function rebuildRollups(
   client: ClickHouseClient,
   database: string,
-  range: TimeRange & WaitOptions,
+  range: TimeRange & MutationOptions,
 ): Promise<RebuildResult> {
   const db = sqlIdentifier(database);
   const hours = hourRangeMs(range);

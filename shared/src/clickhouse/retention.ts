@@ -1,6 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from './client';
+import { storedTableName } from './cluster';
 import { sqlIdentifier, sqlString } from './escape';
+import { alterStoredTable } from './mutations';
 import { TIME_PARTITIONED_TABLES } from './tables';
 
 export interface DroppedPartition {
@@ -29,11 +31,16 @@ export async function dropExpiredPartitions(
   database: string,
   retentionDays: number,
   nowMs = Date.now(),
+  cluster?: string,
 ): Promise<DroppedPartition[]> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1)
     throw new Error('retentionDays must be an integer >= 1');
   const db = sqlIdentifier(database);
-  const tables = TIME_PARTITIONED_TABLES.map(sqlString).join(', ');
+  const placement = { db, cluster };
+  // On a cluster the parts are the stored tables' (`<table>_local`); a DROP PARTITION ON CLUSTER runs
+  // once per shard and replication drops it on the other replicas.
+  const stored = new Map(TIME_PARTITIONED_TABLES.map((t) => [storedTableName(placement, t), t]));
+  const tables = [...stored.keys()].map(sqlString).join(', ');
   const parts = await selectRows<{ table: string; partition_id: string }>(
     client,
     `SELECT DISTINCT table, partition_id FROM system.parts
@@ -44,10 +51,9 @@ export async function dropExpiredPartitions(
   for (const { table, partition_id } of parts) {
     if (!partitionExpired(partition_id, retentionDays, nowMs)) continue;
     // partition_id is six digits (checked above); toYYYYMM partitions are addressed by that number.
-    await client.command({
-      query: `ALTER TABLE ${db}.${sqlIdentifier(table)} DROP PARTITION ${partition_id}`,
-    });
-    dropped.push({ table, partition: partition_id });
+    const logical = stored.get(table) ?? table;
+    await alterStoredTable(client, placement, sqlIdentifier(logical), `DROP PARTITION ${partition_id}`);
+    dropped.push({ table: logical, partition: partition_id });
   }
   return dropped;
 }

@@ -4,6 +4,7 @@ import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
 import {
   canariesFromEnv,
+  clickhouseCluster,
   clickhouseDatabase,
   clickhouseRetentionDays,
   loadEndpoints,
@@ -64,7 +65,8 @@ export function registerReplayCommands(program: Command): void {
       // Loaded here, not at CLI start: the detectors and their model are only needed by this command.
       const { replayRange } = await import('../replay/replay');
       const endpoints = loadEndpoints();
-      const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000 });
+      const cluster = clickhouseCluster();
+      const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000, cluster });
       const display = progressDisplay();
       let stop = false;
       process.on('SIGINT', () => {
@@ -81,6 +83,7 @@ export function registerReplayCommands(program: Command): void {
         const result = await replayRange({
           client,
           database: clickhouseDatabase(),
+          cluster,
           from: opts.from,
           to: opts.to,
           dryRun: opts.dryRun,
@@ -112,10 +115,11 @@ export function registerReplayCommands(program: Command): void {
     .option('--days <n>', 'keep this many days (default WARDEN_RETENTION_DAYS or 90)', (v) => Number(v))
     .action(async (opts: { days?: number }) => {
       const endpoints = loadEndpoints();
-      const client = createClickhouse({ url: endpoints.clickhouseUrl });
+      const cluster = clickhouseCluster();
+      const client = createClickhouse({ url: endpoints.clickhouseUrl, cluster });
       const days = opts.days ?? clickhouseRetentionDays();
       try {
-        const dropped = await dropExpiredPartitions(client, clickhouseDatabase(), days);
+        const dropped = await dropExpiredPartitions(client, clickhouseDatabase(), days, Date.now(), cluster);
         for (const d of dropped) process.stderr.write(`retention: dropped ${JSON.stringify(d)}\n`);
         process.stderr.write(`retention: ${dropped.length} partition(s) older than ${days} days dropped\n`);
       } finally {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import {
+  clickhouseCluster,
   clickhouseDatabase,
   clickhouseRetentionDays,
   loadEndpoints,
@@ -63,15 +64,17 @@ async function migrateControlPlane(): Promise<void> {
 async function migrateClickhouse(opts: { database?: string }): Promise<void> {
   const endpoints = loadEndpoints();
   const database = opts.database ?? clickhouseDatabase();
-  const client = createClickhouse({ url: endpoints.clickhouseUrl });
+  const cluster = clickhouseCluster();
+  const client = createClickhouse({ url: endpoints.clickhouseUrl, cluster });
   try {
     const result = await migrate(client, {
       database,
+      cluster,
       retentionDays: clickhouseRetentionDays(),
       progress: say,
     });
     say(
-      `migrate: ${database} on ${redactUrl(endpoints.clickhouseUrl)} is up to date ` +
+      `migrate: ${database} on ${redactUrl(endpoints.clickhouseUrl)}${cluster ? ` (cluster ${cluster})` : ''} is up to date ` +
         `(${result.applied.length} applied now, ${result.alreadyApplied} before)`,
     );
   } catch (err) {

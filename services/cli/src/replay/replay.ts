@@ -19,6 +19,8 @@ import { detectorVersion } from '@warden/shared/detectors/index';
 export interface ReplayOptions {
   client: ClickHouseClient;
   database: string;
+  /** CLICKHOUSE_CLUSTER: deletes and rollup rebuilds run on the replicated tables ON CLUSTER. */
+  cluster?: string;
   from: string;
   to: string;
   dryRun?: boolean;
@@ -159,8 +161,9 @@ export async function replayRange(opts: ReplayOptions): Promise<ReplayResult> {
       from: opts.from,
       to: opts.to,
       replayStartedMs: state.startedMs,
+      cluster: opts.cluster,
     });
-    await rebuildRollups(client, db, { from: opts.from, to: opts.to });
+    await rebuildRollups(client, db, { from: opts.from, to: opts.to, cluster: opts.cluster });
     rmSync(file, { force: true });
   }
   return {

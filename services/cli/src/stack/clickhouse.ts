@@ -9,10 +9,26 @@ export interface ClickhousePorts {
   tcp: number;
 }
 
+/** One server's place in a replicated cluster: its macros, its peers and the coordination service. */
+export interface ClickhouseReplication {
+  cluster: string;
+  shard: string;
+  replica: string;
+  /** The port replicas fetch parts from each other on. */
+  interserverPort: number;
+  zookeeper: { host: string; port: number };
+  /** The cluster's one shard: every replica's native (TCP) port on 127.0.0.1, this one's included. */
+  replicaTcpPorts: number[];
+}
+
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A project-owned server config: data, logs and ports under .stack/, not the system service's. */
-function writeClickhouseConfig(dir: string, ports: ClickhousePorts): string {
+function writeClickhouseConfig(
+  dir: string,
+  ports: ClickhousePorts,
+  replication?: ClickhouseReplication,
+): string {
   const p = (sub: string) => {
     const path = resolve(dir, sub);
     mkdirSync(path, { recursive: true });
@@ -47,7 +63,7 @@ function writeClickhouseConfig(dir: string, ports: ClickhousePorts): string {
   <default_database>default</default_database>
   <timezone>UTC</timezone>
   <mlock_executable>false</mlock_executable>
-</yandex>
+${replication ? replicationConfig(replication) : ''}</yandex>
 `,
   );
   writeFileSync(
@@ -86,11 +102,46 @@ function writeClickhouseConfig(dir: string, ports: ClickhousePorts): string {
   return config;
 }
 
-/** Launches a server with its config, data and logs under `dir`; returns its pid. */
+/**
+ * Macros (the `{shard}` and `{replica}` of replicated tables' paths), the cluster of one shard
+ * with every replica (internal_replication: a Distributed insert goes to one replica and
+ * replication copies it), ZooKeeper, and the queue ON CLUSTER statements go through.
+ */
+function replicationConfig(r: ClickhouseReplication): string {
+  const replicas = r.replicaTcpPorts
+    .map((port) => `        <replica><host>127.0.0.1</host><port>${port}</port></replica>`)
+    .join('\n');
+  return `  <interserver_http_host>127.0.0.1</interserver_http_host>
+  <interserver_http_port>${r.interserverPort}</interserver_http_port>
+  <macros>
+    <shard>${xmlEscape(r.shard)}</shard>
+    <replica>${xmlEscape(r.replica)}</replica>
+  </macros>
+  <remote_servers>
+    <${r.cluster}>
+      <shard>
+        <internal_replication>true</internal_replication>
+${replicas}
+      </shard>
+    </${r.cluster}>
+  </remote_servers>
+  <zookeeper>
+    <node><host>${xmlEscape(r.zookeeper.host)}</host><port>${r.zookeeper.port}</port></node>
+    <session_timeout_ms>10000</session_timeout_ms>
+  </zookeeper>
+  <distributed_ddl><path>/clickhouse/task_queue/ddl</path></distributed_ddl>
+`;
+}
+
+/**
+ * Launches a server with its config, data and logs under `dir`; returns its pid. With
+ * `replication` it is one replica of a cluster (see replicationConfig).
+ */
 export function startClickhouse(
   ports: ClickhousePorts,
   progress: (line: string) => void,
   dir = resolve(loadStackConfig().dir, 'clickhouse'),
+  replication?: ClickhouseReplication,
 ): number {
   const server = ensureExecutable(
     'ClickHouse server (clickhouse-server)',
@@ -98,7 +149,7 @@ export function startClickhouse(
     'clickhouse-server',
     progress,
   );
-  const config = writeClickhouseConfig(dir, ports);
+  const config = writeClickhouseConfig(dir, ports, replication);
   return spawnDetached(server, [`--config-file=${config}`], {
     cwd: dir,
     logFile: resolve(dir, 'stdout.log'),

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -84,4 +85,16 @@ export function commandExists(command: string): boolean {
 /** First path among `candidates` that resolves to an executable, or undefined. */
 export function findExecutable(candidates: string[]): string | undefined {
   return candidates.find((c) => commandExists(c));
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
 }

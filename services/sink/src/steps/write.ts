@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
+import type { ClickHouseClient } from '@clickhouse/client';
 import pRetry, { AbortError } from 'p-retry';
+import { clickhouseErrorCode } from '@warden/shared/clickhouse/client';
 import { JsonLines } from './batch';
 
 /**
@@ -9,13 +10,6 @@ import { JsonLines } from './batch';
  * which a retry outlives once someone runs `warden migrate`.
  */
 const invalidDataCodes = new Set(['6', '26', '27', '38', '41', '53', '69', '70', '72', '131']);
-
-/** The server's error code; 18.16 words its errors `Code: 27, e.displayText() = …`, newer ones `Code: 27. DB::…`. */
-export function clickhouseErrorCode(err: unknown): string | undefined {
-  if (err instanceof ClickHouseError && err.code) return err.code;
-  const match = err instanceof Error ? /^Code: (\d+)[.,]/.exec(err.message) : null;
-  return match?.[1];
-}
 
 export function isInvalidData(err: unknown): boolean {
   const code = clickhouseErrorCode(err);

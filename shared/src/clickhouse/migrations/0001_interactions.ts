@@ -1,15 +1,21 @@
+import { mergeTreeTable } from '../cluster';
 import { lowCardinalityString } from '../dialect';
 import type { Migration } from './types';
+
+/** Where an interaction's rows go on a sharded cluster: its copies, analyses and findings together. */
+export const byInteraction = 'cityHash64(account_id, interaction_id)';
 
 /** Interactions, one row per accepted record; replays and retries collapse on the sorting key. */
 export const interactions: Migration = {
   id: 1,
   name: 'interactions',
-  statements: ({ db, dialect, retentionDays }) => {
+  statements: (ctx) => {
+    const { dialect, retentionDays } = ctx;
     const lc = lowCardinalityString(dialect);
     const ttl = dialect.ttl ? `TTL received_at + INTERVAL ${retentionDays} DAY` : '';
-    return [
-      `CREATE TABLE IF NOT EXISTS ${db}.interactions (
+    return mergeTreeTable(ctx, {
+      name: 'interactions',
+      columns: `
         account_id String,
         interaction_id String,
         agent_id String,
@@ -41,10 +47,13 @@ export const interactions: Migration = {
         metadata String,
         extra String,
         schema_version UInt8
-      ) ENGINE = ReplacingMergeTree(received_ms)
-      PARTITION BY toYYYYMM(received_at)
+      `,
+      engine: 'ReplacingMergeTree',
+      engineArgs: 'received_ms',
+      layout: `PARTITION BY toYYYYMM(received_at)
       ORDER BY (account_id, toDate(received_at), agent_id, interaction_id)
       ${ttl}`,
-    ];
+      shardingKey: byInteraction,
+    });
   },
 };

@@ -1,3 +1,4 @@
+import { mergeTreeTable } from '../cluster';
 import { lowCardinalityString } from '../dialect';
 import type { Migration } from './types';
 
@@ -5,11 +6,13 @@ import type { Migration } from './types';
 export const events: Migration = {
   id: 3,
   name: 'events',
-  statements: ({ db, dialect, retentionDays }) => {
+  statements: (ctx) => {
+    const { dialect, retentionDays } = ctx;
     const lc = lowCardinalityString(dialect);
     const ttl = dialect.ttl ? `TTL received_at + INTERVAL ${retentionDays} DAY` : '';
-    return [
-      `CREATE TABLE IF NOT EXISTS ${db}.events (
+    return mergeTreeTable(ctx, {
+      name: 'events',
+      columns: `
         account_id String,
         event_id String,
         agent_id String,
@@ -30,10 +33,13 @@ export const events: Migration = {
         message_id String,
         data String,
         schema_version UInt8
-      ) ENGINE = ReplacingMergeTree(received_ms)
-      PARTITION BY toYYYYMM(received_at)
+      `,
+      engine: 'ReplacingMergeTree',
+      engineArgs: 'received_ms',
+      layout: `PARTITION BY toYYYYMM(received_at)
       ORDER BY (account_id, toDate(received_at), event_id)
       ${ttl}`,
-    ];
+      shardingKey: 'cityHash64(account_id, event_id)',
+    });
   },
 };

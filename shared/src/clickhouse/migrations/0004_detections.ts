@@ -1,4 +1,6 @@
+import { mergeTreeTable } from '../cluster';
 import { lowCardinalityString } from '../dialect';
+import { byInteraction } from './0001_interactions';
 import type { Migration } from './types';
 
 const severity = "Enum8('low' = 1, 'medium' = 2, 'high' = 3, 'critical' = 4)";
@@ -6,16 +8,20 @@ const severity = "Enum8('low' = 1, 'medium' = 2, 'high' = 3, 'critical' = 4)";
 /**
  * `detections`: one row per finding per analysis run; `analyses`: one row per run, also with zero
  * findings. Both keep the newest run per key (version = analyzed_ms); queries pick the newest run of
- * each interaction explicitly, because merges are not immediate.
+ * each interaction explicitly, because merges are not immediate. On a sharded cluster both are
+ * sharded by interaction, so "newest analysis of this interaction" is answered on each shard alone.
  */
 export const detections: Migration = {
   id: 4,
   name: 'detections',
-  statements: ({ db, dialect, retentionDays }) => {
+  statements: (ctx) => {
+    const { dialect, retentionDays } = ctx;
     const lc = lowCardinalityString(dialect);
     const ttl = dialect.ttl ? `TTL received_at + INTERVAL ${retentionDays} DAY` : '';
     return [
-      `CREATE TABLE IF NOT EXISTS ${db}.detections (
+      ...mergeTreeTable(ctx, {
+        name: 'detections',
+        columns: `
         account_id String,
         interaction_id String,
         finding_id String,
@@ -42,11 +48,17 @@ export const detections: Migration = {
         entity_type ${lc},
         explanation String,
         masked String
-      ) ENGINE = ReplacingMergeTree(analyzed_ms)
-      PARTITION BY toYYYYMM(received_at)
+      `,
+        engine: 'ReplacingMergeTree',
+        engineArgs: 'analyzed_ms',
+        layout: `PARTITION BY toYYYYMM(received_at)
       ORDER BY (account_id, toDate(received_at), interaction_id, finding_id)
       ${ttl}`,
-      `CREATE TABLE IF NOT EXISTS ${db}.analyses (
+        shardingKey: byInteraction,
+      }),
+      ...mergeTreeTable(ctx, {
+        name: 'analyses',
+        columns: `
         account_id String,
         interaction_id String,
         agent_id String,
@@ -60,10 +72,14 @@ export const detections: Migration = {
         session_id String,
         conversation_id String,
         finding_count UInt32
-      ) ENGINE = ReplacingMergeTree(analyzed_ms)
-      PARTITION BY toYYYYMM(received_at)
+      `,
+        engine: 'ReplacingMergeTree',
+        engineArgs: 'analyzed_ms',
+        layout: `PARTITION BY toYYYYMM(received_at)
       ORDER BY (account_id, toDate(received_at), interaction_id)
       ${ttl}`,
+        shardingKey: byInteraction,
+      }),
     ];
   },
 };

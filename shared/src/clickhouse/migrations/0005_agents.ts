@@ -1,3 +1,4 @@
+import { materializedView, mergeTreeTable, storedTable } from '../cluster';
 import { agentsSelect } from '../rollups';
 import type { Migration } from './types';
 
@@ -5,18 +6,26 @@ import type { Migration } from './types';
 export const agents: Migration = {
   id: 5,
   name: 'agents',
-  statements: ({ db }) => [
-    `CREATE TABLE IF NOT EXISTS ${db}.agents (
+  statements: (ctx) => [
+    ...mergeTreeTable(ctx, {
+      name: 'agents',
+      columns: `
       account_id String,
       agent_id String,
       first_seen AggregateFunction(min, UInt64),
       last_seen AggregateFunction(max, UInt64),
       platform_set AggregateFunction(groupUniqArray, String)
-    ) ENGINE = AggregatingMergeTree
-    ORDER BY (account_id, agent_id)`,
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.agents_from_interactions TO ${db}.agents AS
-    ${agentsSelect(`${db}.interactions`)}`,
-    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.agents_from_events TO ${db}.agents AS
-    ${agentsSelect(`${db}.events`)}`,
+    `,
+      engine: 'AggregatingMergeTree',
+      layout: 'ORDER BY (account_id, agent_id)',
+      shardingKey: 'cityHash64(account_id, agent_id)',
+    }),
+    materializedView(
+      ctx,
+      'agents_from_interactions',
+      'agents',
+      agentsSelect(storedTable(ctx, 'interactions')),
+    ),
+    materializedView(ctx, 'agents_from_events', 'agents', agentsSelect(storedTable(ctx, 'events'))),
   ],
 };

@@ -1,3 +1,4 @@
+import { materializedView, mergeTreeTable, storedTable } from '../cluster';
 import { lowCardinalityString } from '../dialect';
 import { agentHourlySelect, detectionHourlySelect } from '../rollups';
 import type { Migration } from './types';
@@ -5,15 +6,19 @@ import type { Migration } from './types';
 /**
  * Hourly rollups the overview reads instead of scanning raw rows. The views start counting at
  * creation; rows already in the raw tables are folded in with `rebuildRollups` (idempotent), not here.
+ * On a cluster the views read each server's stored rows and write its replicated rollup tables.
  */
 export const rollups: Migration = {
   id: 6,
   name: 'rollups',
-  statements: ({ db, dialect, retentionDays }) => {
+  statements: (ctx) => {
+    const { dialect, retentionDays } = ctx;
     const lc = lowCardinalityString(dialect);
     const ttl = dialect.ttl ? `TTL hour + INTERVAL ${retentionDays} DAY` : '';
     return [
-      `CREATE TABLE IF NOT EXISTS ${db}.agent_hourly (
+      ...mergeTreeTable(ctx, {
+        name: 'agent_hourly',
+        columns: `
         account_id String,
         hour DateTime('UTC'),
         agent_id String,
@@ -24,13 +29,22 @@ export const rollups: Migration = {
         tokens_sum AggregateFunction(sum, UInt32),
         tool_calls_sum AggregateFunction(sum, UInt16),
         tool_errors_sum AggregateFunction(sum, UInt16)
-      ) ENGINE = AggregatingMergeTree
-      PARTITION BY toYYYYMM(hour)
+      `,
+        engine: 'AggregatingMergeTree',
+        layout: `PARTITION BY toYYYYMM(hour)
       ORDER BY (account_id, hour, agent_id, platform, model)
       ${ttl}`,
-      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.agent_hourly_mv TO ${db}.agent_hourly AS
-      ${agentHourlySelect(`${db}.interactions`)}`,
-      `CREATE TABLE IF NOT EXISTS ${db}.detection_hourly (
+        shardingKey: 'cityHash64(account_id, agent_id)',
+      }),
+      materializedView(
+        ctx,
+        'agent_hourly_mv',
+        'agent_hourly',
+        agentHourlySelect(storedTable(ctx, 'interactions')),
+      ),
+      ...mergeTreeTable(ctx, {
+        name: 'detection_hourly',
+        columns: `
         account_id String,
         hour DateTime('UTC'),
         threat_type ${lc},
@@ -39,12 +53,19 @@ export const rollups: Migration = {
         platform ${lc},
         finding_ids AggregateFunction(uniqExact, String),
         interaction_ids AggregateFunction(uniqExact, String)
-      ) ENGINE = AggregatingMergeTree
-      PARTITION BY toYYYYMM(hour)
+      `,
+        engine: 'AggregatingMergeTree',
+        layout: `PARTITION BY toYYYYMM(hour)
       ORDER BY (account_id, hour, threat_type, severity, agent_id, platform)
       ${ttl}`,
-      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.detection_hourly_mv TO ${db}.detection_hourly AS
-      ${detectionHourlySelect(`${db}.detections`)}`,
+        shardingKey: 'cityHash64(account_id, agent_id)',
+      }),
+      materializedView(
+        ctx,
+        'detection_hourly_mv',
+        'detection_hourly',
+        detectionHourlySelect(storedTable(ctx, 'detections')),
+      ),
     ];
   },
 };

@@ -3,6 +3,8 @@ import type { Dialect } from '../dialect';
 export interface MigrationContext {
   /** Target database, already validated as an identifier. */
   db: string;
+  /** CLICKHOUSE_CLUSTER: replicated tables and Distributed tables over them (see ../cluster.ts). */
+  cluster?: string;
   dialect: Dialect;
   /** Retention for TTL where the server supports it. */
   retentionDays: number;

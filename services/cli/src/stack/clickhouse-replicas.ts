@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { startClickhouse, waitForClickhouse, type ClickhouseReplication } from './clickhouse';
+import { freePort, isAlive, stopProcess } from './process';
+import { startZookeeper, waitForZookeeper } from './zookeeper';
+
+export interface ClickhouseReplica {
+  /** The `{replica}` macro: r1, r2, … */
+  name: string;
+  url: string;
+  dir: string;
+  pid: number;
+}
+
+/** ZooKeeper and the servers of one replicated shard, each with its own ports and data dir. */
+export interface ClickhouseReplicaSet {
+  /** The cluster name, what CLICKHOUSE_CLUSTER takes. */
+  cluster: string;
+  zookeeper: { port: number; pid: number };
+  replicas: ClickhouseReplica[];
+  /** SIGKILL: the replica dies mid-write, as a crash or an OOM kill would leave it. */
+  kill(index: number): void;
+  /** Starts a replica again on its ports and data (after `kill`) and waits until it answers. */
+  restart(index: number): Promise<void>;
+  /** Stops every server and ZooKeeper. */
+  stop(): Promise<void>;
+}
+
+export interface ClickhouseReplicaOptions {
+  /** Config, data and logs: `<dir>/zookeeper`, `<dir>/r1`, `<dir>/r2`, … */
+  dir: string;
+  replicas?: number;
+  cluster?: string;
+  progress?: (line: string) => void;
+}
+
+/**
+ * Starts a standalone ZooKeeper and `replicas` (default 2) ClickHouse servers that form one shard of
+ * `cluster` (default `warden`), on free ports of 127.0.0.1, and waits until all of them answer. For
+ * tests and local trials of replication; production runs ClickHouse Keeper or a ZooKeeper ensemble.
+ */
+export async function startClickhouseReplicas(opts: ClickhouseReplicaOptions): Promise<ClickhouseReplicaSet> {
+  const progress = opts.progress ?? (() => undefined);
+  const cluster = opts.cluster ?? 'warden';
+  const count = opts.replicas ?? 2;
+  const zookeeperPort = await freePort();
+  const zookeeper = {
+    port: zookeeperPort,
+    pid: startZookeeper(zookeeperPort, progress, resolve(opts.dir, 'zookeeper')),
+  };
+  const servers: Array<{ http: number; tcp: number; interserver: number }> = [];
+  for (let i = 0; i < count; i++)
+    servers.push({ http: await freePort(), tcp: await freePort(), interserver: await freePort() });
+  const replicas: ClickhouseReplica[] = servers.map((ports, i) => ({
+    name: `r${i + 1}`,
+    url: `http://127.0.0.1:${ports.http}`,
+    dir: resolve(opts.dir, `r${i + 1}`),
+    pid: 0,
+  }));
+  const launch = (i: number) => {
+    const ports = servers[i]!;
+    const replica = replicas[i]!;
+    const replication: ClickhouseReplication = {
+      cluster,
+      shard: '1',
+      replica: replica.name,
+      interserverPort: ports.interserver,
+      zookeeper: { host: '127.0.0.1', port: zookeeperPort },
+      replicaTcpPorts: servers.map((s) => s.tcp),
+    };
+    replica.pid = startClickhouse({ http: ports.http, tcp: ports.tcp }, progress, replica.dir, replication);
+  };
+  const set: ClickhouseReplicaSet = {
+    cluster,
+    zookeeper,
+    replicas,
+    kill: (i) => {
+      const { pid } = replicas[i]!;
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    },
+    restart: async (i) => {
+      launch(i);
+      await waitForClickhouse(replicas[i]!.url);
+    },
+    stop: async () => {
+      await Promise.all(replicas.filter((r) => r.pid).map((r) => stopProcess(r.pid)));
+      await stopProcess(zookeeper.pid);
+    },
+  };
+  try {
+    await waitForZookeeper(zookeeperPort);
+    for (let i = 0; i < count; i++) launch(i);
+    await Promise.all(replicas.map((r) => waitForClickhouse(r.url)));
+  } catch (err) {
+    await set.stop();
+    throw err;
+  }
+  progress(
+    `ZooKeeper on 127.0.0.1:${zookeeperPort}; cluster ${cluster}: ${replicas.map((r) => `${r.name} ${r.url}`).join(', ')}`,
+  );
+  return set;
+}
