@@ -144,6 +144,23 @@ describe('rate limiting: GCRA in Redis, local fallback', () => {
     }
   });
 
+  it("refuses (503) too when the connection's own commandTimeout gives up first", async () => {
+    // Services connect with commandTimeout (see shared/src/redis.ts): its error is the same slowness.
+    const busy = connect({ commandTimeout: 100 });
+    try {
+      await busy.ping();
+      const blocked = busy.blpop(`${prefix}never-pushed-either`, 1).catch(() => null);
+      const limiter = new RateLimiter({ redis: busy, prefix, scale: 1, timeoutMs: 5_000 });
+      await expect(limiter.check('stalled-too', { ratePerMinute: 60, burst: 2 })).rejects.toBeInstanceOf(
+        RateLimitUnavailableError,
+      );
+      expect(limiter.degraded).toBe(false);
+      await blocked;
+    } finally {
+      busy.disconnect();
+    }
+  });
+
   it('decides locally at once when Redis is not connected, without waiting for the timeout', async () => {
     const down = unreachableRedis();
     try {

@@ -1,8 +1,8 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Redis } from 'ioredis';
-import { ApiError } from '@warden/shared/http/errors';
+import { answerErrorsInContract } from '@warden/shared/http/answers';
 import { typeBoxValidatorCompiler } from '@warden/shared/http/validation';
 import type { KeyAuthenticator } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
@@ -39,16 +39,7 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
   });
   app.setValidatorCompiler(typeBoxValidatorCompiler);
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const apiError = apiErrorOf(err);
-    if (apiError.statusCode >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
-    return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.toBody());
-  });
-  app.setNotFoundHandler((req, reply) =>
-    reply
-      .code(404)
-      .send(new ApiError('NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}.`).toBody()),
-  );
+  answerErrorsInContract(app, apiErrorOf);
 
   await app.register(cookie);
   await app.register(openApiPlugin);

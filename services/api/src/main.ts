@@ -2,9 +2,9 @@ import { clickhouseDatabase, loadApiConfig, loadEndpoints } from '@warden/shared
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { KeyAuthenticator, PostgresKeys } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
+import { serviceRedis } from '@warden/shared/redis';
 import { createPostgres } from '@warden/shared/postgres/client';
 import { onShutdown } from '@warden/shared/shutdown';
-import { Redis } from 'ioredis';
 import { buildApp } from './app';
 
 /** The management and analytics API: config → wiring → listen. */
@@ -13,14 +13,7 @@ const endpoints = loadEndpoints();
 const config = loadApiConfig();
 
 const postgres = createPostgres({ url: endpoints.databaseUrl, max: 8 });
-const redis = new Redis(endpoints.redisUrl, {
-  maxRetriesPerRequest: 1,
-  enableOfflineQueue: false,
-  connectTimeout: 2000,
-  commandTimeout: 1000,
-  lazyConnect: true,
-});
-redis.on('error', (err) => log.warn({ err: err.message }, 'Redis error'));
+const redis = serviceRedis(endpoints.redisUrl, log);
 await redis.connect().catch((err: unknown) => log.warn({ err }, 'Redis not reachable yet'));
 const keys = new KeyAuthenticator({
   redis,

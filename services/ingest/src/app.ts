@@ -1,9 +1,8 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { defaultIngestTimeouts, type IngestTimeouts } from '@warden/shared/config';
 import type { Logger } from '@warden/shared/logger';
 import { Histogram, type Registry } from '@warden/shared/metrics';
 import { defaultJsonLimits } from '@warden/shared/schemas/json-limits';
-import { ApiError } from './errors';
 import { answerClientError, answerFrameworkError, toApiError } from './framework-errors';
 import { jsonBodyText, parseJsonBody } from './json-body';
 import type { Guards } from './guards';
@@ -12,6 +11,7 @@ import { openApiPlugin } from './plugins/openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
 import { operationalRoutes } from './routes/operational';
+import { answerErrorsInContract } from '@warden/shared/http/answers';
 import { typeBoxValidatorCompiler } from './validation';
 
 export interface IngestLimits {
@@ -116,16 +116,7 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
     done();
   });
 
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    const apiError = toApiError(err);
-    if (apiError.statusCode >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
-    return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.toBody());
-  });
-  app.setNotFoundHandler((req, reply) =>
-    reply
-      .code(404)
-      .send(new ApiError('NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}.`).toBody()),
-  );
+  answerErrorsInContract(app, toApiError);
 
   await app.register(openApiPlugin);
   await app.register(operationalRoutes, { ready: deps.ready ?? (() => true) });

@@ -2,11 +2,11 @@ import cluster from 'node:cluster';
 import { loadEndpoints, loadIngestConfig } from '@warden/shared/config';
 import { KafkaWriterThread } from '@warden/shared/kafka/writer-thread';
 import { createLogger } from '@warden/shared/logger';
+import { serviceRedis } from '@warden/shared/redis';
 import { createMetricsRegistry, Histogram } from '@warden/shared/metrics';
 import { serveMetrics } from '@warden/shared/metrics-server';
 import { createPostgres } from '@warden/shared/postgres/client';
 import { onShutdown } from '@warden/shared/shutdown';
-import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { reportMetricsToPrimary } from './cluster-metrics';
 import { redisGuards } from './redis-guards';
@@ -49,18 +49,8 @@ const writer = new KafkaWriterThread({
 // Kafka may come up after ingest: the thread keeps connecting in the background; until then answers are 503.
 writer.start();
 
-// Commands fail fast while Redis is away, so the guards fall back (local limits, cached keys) instead of waiting.
-const redis = new Redis(endpoints.redisUrl, {
-  maxRetriesPerRequest: 1,
-  enableOfflineQueue: false,
-  connectTimeout: 2000,
-  // A stalled Redis must not stall requests: auth misses and agent checks give up after 1 s.
-  commandTimeout: 1000,
-  lazyConnect: true,
-  // Rate-limit checks of concurrent requests share one write to Redis.
-  enableAutoPipelining: true,
-});
-redis.on('error', (err) => log.warn({ err: err.message }, 'Redis error'));
+// Rate-limit checks of concurrent requests share one write to Redis.
+const redis = serviceRedis(endpoints.redisUrl, log, { enableAutoPipelining: true });
 // PostgreSQL is asked only for keys neither this process nor Redis holds, and by the 30 s reload.
 const postgres = createPostgres({ url: endpoints.databaseUrl, max: 2 });
 const guards = redisGuards({ redis, postgres, logger: log, metrics });

@@ -54,6 +54,10 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** This limiter's deadline, or the connection's own `commandTimeout` (ioredis rejects with this message). */
+const timedOut = (error: unknown): boolean =>
+  error instanceof RedisTimeoutError || (error instanceof Error && error.message === 'Command timed out');
+
 /**
  * Redis is connected but has not answered the rate-limit check in time (overloaded, blocked by a
  * slow command, or part of a partial outage). The request is not admitted: a local decision would
@@ -175,12 +179,12 @@ export class RateLimiter {
           return this.count({ ...decision, degraded: false, limits }, 'redis');
         } catch (error) {
           if (error instanceof RangeError) throw error;
-          if (error instanceof RedisTimeoutError && this.redis.status === 'ready') {
+          if (timedOut(error) && this.redis.status === 'ready') {
             this.metrics?.failures.inc({ reason: 'timeout' });
             this.metrics?.decisions.inc({ result: 'unavailable', mode: 'redis' });
             throw new RateLimitUnavailableError(this.timeoutMs);
           }
-          this.failed(error instanceof RedisTimeoutError ? 'unreachable' : 'error', error);
+          this.failed(timedOut(error) ? 'unreachable' : 'error', error);
         }
       }
     }
