@@ -249,7 +249,7 @@ describe('API keys and accounts on Redis', () => {
 
   it('validates input with errors that say what to do', async () => {
     await expect(store.createKey({ accountId: 'bad:id' })).rejects.toThrow(KeysError);
-    await expect(store.createKey({ accountId: 'ok', scopes: ['admin' as 'ingest'] })).rejects.toThrow(
+    await expect(store.createKey({ accountId: 'ok', scopes: ['superuser' as 'ingest'] })).rejects.toThrow(
       /Use any of/,
     );
     await expect(store.revokeKey('key_doesnotexist000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
