@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { startClickhouse, waitForClickhouse, type ClickhouseReplication } from './clickhouse';
-import { freePort, isAlive, stopProcess } from './process';
+import { ExitedBeforeHealthyError, freePort, isAlive, stopProcess } from './process';
 import { startZookeeper, waitForZookeeper } from './zookeeper';
 
 export interface ClickhouseReplica {
@@ -33,19 +33,38 @@ export interface ClickhouseReplicaOptions {
   progress?: (line: string) => void;
 }
 
+/** How often a start is tried on fresh ports when a server exits before it answers. */
+const startAttempts = 3;
+
 /**
  * Starts a standalone ZooKeeper and `replicas` (default 2) ClickHouse servers that form one shard of
  * `cluster` (default `warden`), on free ports of 127.0.0.1, and waits until all of them answer. For
  * tests and local trials of replication; production runs ClickHouse Keeper or a ZooKeeper ensemble.
+ * A server that exits before it answers (its port taken meanwhile) costs a new try on new ports.
  */
 export async function startClickhouseReplicas(opts: ClickhouseReplicaOptions): Promise<ClickhouseReplicaSet> {
   const progress = opts.progress ?? (() => undefined);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts, progress);
+    } catch (err) {
+      if (!(err instanceof ExitedBeforeHealthyError) || attempt >= startAttempts) throw err;
+      progress(`${err.message}\n(try ${attempt} of ${startAttempts}; starting again on other ports)`);
+    }
+  }
+}
+
+async function startOnce(
+  opts: ClickhouseReplicaOptions,
+  progress: (line: string) => void,
+): Promise<ClickhouseReplicaSet> {
   const cluster = opts.cluster ?? 'warden';
   const count = opts.replicas ?? 2;
   const zookeeperPort = await freePort();
+  const zookeeperDir = resolve(opts.dir, 'zookeeper');
   const zookeeper = {
     port: zookeeperPort,
-    pid: startZookeeper(zookeeperPort, progress, resolve(opts.dir, 'zookeeper')),
+    pid: startZookeeper(zookeeperPort, progress, zookeeperDir),
   };
   const servers: Array<{ http: number; tcp: number; interserver: number }> = [];
   for (let i = 0; i < count; i++)
@@ -69,6 +88,10 @@ export async function startClickhouseReplicas(opts: ClickhouseReplicaOptions): P
     };
     replica.pid = startClickhouse({ http: ports.http, tcp: ports.tcp }, progress, replica.dir, replication);
   };
+  const watch = (i: number) => ({
+    pid: replicas[i]!.pid,
+    logFile: resolve(replicas[i]!.dir, 'log', 'error.log'),
+  });
   const set: ClickhouseReplicaSet = {
     cluster,
     zookeeper,
@@ -79,7 +102,7 @@ export async function startClickhouseReplicas(opts: ClickhouseReplicaOptions): P
     },
     restart: async (i) => {
       launch(i);
-      await waitForClickhouse(replicas[i]!.url);
+      await waitForClickhouse(replicas[i]!.url, 60000, watch(i));
     },
     stop: async () => {
       await Promise.all(replicas.filter((r) => r.pid).map((r) => stopProcess(r.pid)));
@@ -87,9 +110,12 @@ export async function startClickhouseReplicas(opts: ClickhouseReplicaOptions): P
     },
   };
   try {
-    await waitForZookeeper(zookeeperPort);
+    await waitForZookeeper(zookeeperPort, 60000, {
+      pid: zookeeper.pid,
+      logFile: resolve(zookeeperDir, 'server.log'),
+    });
     for (let i = 0; i < count; i++) launch(i);
-    await Promise.all(replicas.map((r) => waitForClickhouse(r.url)));
+    await Promise.all(replicas.map((r, i) => waitForClickhouse(r.url, 60000, watch(i))));
   } catch (err) {
     await set.stop();
     throw err;

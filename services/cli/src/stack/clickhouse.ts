@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadStackConfig, redactUrl } from '@warden/shared/config';
 import { ensureExecutable } from './prerequisites';
-import { spawnDetached, waitUntil } from './process';
+import { spawnDetached, waitUntil, type WaitWatch } from './process';
 
 export interface ClickhousePorts {
   http: number;
@@ -168,6 +168,7 @@ export async function clickhouseHealthy(url: string): Promise<boolean> {
   }
 }
 
-export async function waitForClickhouse(url: string, timeoutMs = 60000): Promise<void> {
-  await waitUntil(`ClickHouse at ${redactUrl(url)}`, () => clickhouseHealthy(url), timeoutMs);
+/** Waits until the server at `url` answers; with `watch`, fails at once if its process exits first. */
+export async function waitForClickhouse(url: string, timeoutMs = 60000, watch?: WaitWatch): Promise<void> {
+  await waitUntil(`ClickHouse at ${redactUrl(url)}`, () => clickhouseHealthy(url), timeoutMs, watch);
 }

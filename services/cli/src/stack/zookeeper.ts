@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { ensureExecutable } from './prerequisites';
-import { spawnDetached, waitUntil } from './process';
+import { spawnDetached, waitUntil, type WaitWatch } from './process';
 
 /**
  * Debian's `zookeeper` package (3.8): its jar names its dependencies in its manifest, so one jar
@@ -80,6 +80,6 @@ export function zookeeperHealthy(port: number): Promise<boolean> {
   });
 }
 
-export async function waitForZookeeper(port: number, timeoutMs = 60000): Promise<void> {
-  await waitUntil(`ZooKeeper on 127.0.0.1:${port}`, () => zookeeperHealthy(port), timeoutMs);
+export async function waitForZookeeper(port: number, timeoutMs = 60000, watch?: WaitWatch): Promise<void> {
+  await waitUntil(`ZooKeeper on 127.0.0.1:${port}`, () => zookeeperHealthy(port), timeoutMs, watch);
 }
