@@ -3,14 +3,14 @@ import cookie from '@fastify/cookie';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Redis } from 'ioredis';
 import { answerErrorsInContract } from '@warden/shared/http/answers';
+import { openApiPlugin } from '@warden/shared/http/openapi';
 import { typeBoxValidatorCompiler } from '@warden/shared/http/validation';
 import type { KeyAuthenticator } from '@warden/shared/keys/index';
 import type { Logger } from '@warden/shared/logger';
 import type { PostgresPool } from '@warden/shared/postgres/client';
 import { SessionStore, UserDirectory } from '@warden/shared/users/index';
-import { guard } from './caller';
+import { guard, SESSION_COOKIE } from './caller';
 import { apiErrorOf } from './errors';
-import { openApiPlugin } from './plugins/openapi';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
 import { keysRoutes } from './routes/keys';
@@ -42,7 +42,13 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
   answerErrorsInContract(app, apiErrorOf);
 
   await app.register(cookie);
-  await app.register(openApiPlugin);
+  await app.register(openApiPlugin, {
+    title: 'Warden management and analytics API',
+    description:
+      'Sessions, API keys and security analytics of one project (X-Warden-Project, or the key’s own). ' +
+      'Requests that change state with a session must echo the `warden_csrf` cookie in `x-csrf-token`.',
+    securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+  });
 
   const redisPrefix = deps.redisPrefix ?? 'warden:';
   const sessions = new SessionStore(deps.pool);

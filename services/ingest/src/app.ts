@@ -7,11 +7,11 @@ import { answerClientError, answerFrameworkError, toApiError } from './framework
 import { jsonBodyText, parseJsonBody } from './json-body';
 import type { Guards } from './guards';
 import { bodyEncodingPlugin } from './plugins/body-encoding';
-import { openApiPlugin } from './plugins/openapi';
 import type { EnvelopePublisher } from './publish';
 import { telemetryRoutes } from './routes/telemetry';
 import { operationalRoutes } from './routes/operational';
 import { answerErrorsInContract } from '@warden/shared/http/answers';
+import { openApiPlugin } from '@warden/shared/http/openapi';
 import { typeBoxValidatorCompiler } from './validation';
 
 export interface IngestLimits {
@@ -118,7 +118,10 @@ export async function buildApp(deps: IngestDeps): Promise<FastifyInstance> {
 
   answerErrorsInContract(app, toApiError);
 
-  await app.register(openApiPlugin);
+  await app.register(openApiPlugin, {
+    title: 'Warden ingestion API',
+    description: 'Telemetry ingestion for AI-agent security monitoring.',
+  });
   await app.register(operationalRoutes, { ready: deps.ready ?? (() => true) });
   await app.register(telemetryRoutes, {
     prefix: '/api/v1',

@@ -392,23 +392,8 @@ export class PostgresKeys {
           `INSERT INTO projects (id, name, tier) VALUES ($1, $1, 'free') ON CONFLICT (id) DO NOTHING`,
           [record.accountId],
         );
-        const result = await c.query(
-          `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at, revoked_at, version)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-          [
-            record.keyId,
-            record.accountId,
-            record.hash,
-            record.hint,
-            record.name ?? null,
-            record.scopes,
-            new Date(record.createdAt || Date.now()),
-            date(record.expiresAt),
-            date(record.revokedAt),
-            Math.max(1, record.version),
-          ],
-        );
-        if (result.rowCount) {
+        const stored = await this.insertKey(c, record, { ifAbsent: true });
+        if (stored) {
           keys++;
           imported.push(record);
         }
@@ -426,10 +411,22 @@ export class PostgresKeys {
     });
   }
 
-  private async insertKey(c: PostgresClient, record: KeyRecord): Promise<KeyRecord> {
+  /** Creates a key's row (a new key, or with `ifAbsent` one carried over: an existing row wins). */
+  private async insertKey(c: PostgresClient, record: KeyRecord): Promise<KeyRecord>;
+  private async insertKey(
+    c: PostgresClient,
+    record: KeyRecord,
+    opts: { ifAbsent: true },
+  ): Promise<KeyRecord | undefined>;
+  private async insertKey(
+    c: PostgresClient,
+    record: KeyRecord,
+    opts?: { ifAbsent: true },
+  ): Promise<KeyRecord | undefined> {
     const { rows } = await c.query<KeyRow>(
-      `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${KEY_COLUMNS}`,
+      `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at, revoked_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ${opts?.ifAbsent ? 'ON CONFLICT DO NOTHING' : ''}
+       RETURNING ${KEY_COLUMNS}`,
       [
         record.keyId,
         record.accountId,
@@ -437,11 +434,13 @@ export class PostgresKeys {
         record.hint,
         record.name ?? null,
         record.scopes,
-        new Date(record.createdAt),
+        new Date(record.createdAt || Date.now()),
         date(record.expiresAt),
+        date(record.revokedAt),
+        Math.max(1, record.version),
       ],
     );
-    return keyFromRow(rows[0]!);
+    return rows[0] && keyFromRow(rows[0]);
   }
 
   private async audit(

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { rateScaleFromEnv } from '../config';
 import { resolveLimits, type Tier, type TierLimits } from '../keys/tiers';
 import { Counter, Gauge, type Registry } from '../metrics';
+import { REDIS_COMMAND_TIMEOUT_MS } from '../redis';
 import { LocalGcra, type GcraDecision, type GcraLimits } from './gcra';
 import { gcraAllow } from './redis-gcra';
 
@@ -15,7 +16,7 @@ export interface RateLimitDecision extends GcraDecision {
 export interface RateLimiterOptions {
   redis: Redis;
   prefix?: string;
-  /** Longest wait for a connected Redis's answer before the request is refused (503). Default 1 s. */
+  /** Longest wait for a connected Redis's answer before the request is refused (503). Default: the connection's own commandTimeout, REDIS_COMMAND_TIMEOUT_MS. */
   timeoutMs?: number;
   /** After a Redis failure, decide locally for this long before trying Redis again. Default 1 s. */
   retryRedisAfterMs?: number;
@@ -103,7 +104,7 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions) {
     this.redis = options.redis;
     this.prefix = options.prefix ?? 'warden:';
-    this.timeoutMs = options.timeoutMs ?? 1_000;
+    this.timeoutMs = options.timeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     this.retryRedisAfterMs = options.retryRedisAfterMs ?? 1_000;
     this.scale = options.scale ?? rateScaleFromEnv();
     this.localShare = Math.max(1, options.localShare ?? 1);
