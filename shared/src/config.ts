@@ -443,6 +443,12 @@ export interface ConsumerServiceConfig {
   groupId: string;
   fromBeginning: boolean;
   metricsPort: number;
+  /**
+   * WARDEN_CONSUMER_STALL_MS: how long the group's committed offsets may stand still behind the
+   * topics' ends, with the pipeline not waiting on a store, before the process exits to be started
+   * afresh (0 turns the watch off).
+   */
+  stallMs: number;
 }
 
 export interface DetectorConfig extends ConsumerServiceConfig {
@@ -461,6 +467,7 @@ function consumerServiceConfig(
     groupId: stringFromEnv(env, vars.group, vars.defaultGroup),
     fromBeginning: consumerStartsFromBeginning(env),
     metricsPort: intFromEnv(env, vars.metricsPort, vars.defaultMetricsPort, 0, 65535),
+    stallMs: intFromEnv(env, 'WARDEN_CONSUMER_STALL_MS', 120_000, 0, 86_400_000),
   };
 }
 

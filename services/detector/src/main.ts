@@ -1,6 +1,7 @@
 import { loadDetectorConfig } from '@warden/shared/config';
 import { prepareDetectors } from '@warden/shared/detectors/index';
 import { runConsumerService } from '@warden/shared/kafka/consumer-service';
+import { topics } from '@warden/shared/kafka/topics';
 import { DetectorPipeline } from './pipeline';
 
 const config = loadDetectorConfig(process.env);
@@ -16,6 +17,7 @@ await runConsumerService({ name: 'detector', config }, ({ consumer, writer, log,
     fromBeginning: config.fromBeginning,
     partitionsConcurrently: config.partitionsConcurrently,
   }),
+  watch: { topics: [topics.interactions] },
   prepare: () => {
     const compiling = performance.now();
     prepareDetectors();

@@ -15,21 +15,23 @@ await runConsumerService(
   },
   ({ consumer, writer, log, metrics }) => {
     const clickhouse = createClickhouse({ url: config.endpoints.clickhouseUrl, cluster: config.cluster });
+    const pipeline = new SinkPipeline({
+      consumer,
+      writer,
+      clickhouse,
+      database: config.database,
+      groupId: config.groupId,
+      logger: log,
+      metrics,
+      maxRows: config.maxRows,
+      maxAgeMs: config.maxAgeMs,
+      decodeThreads: config.decodeThreads,
+      topics: [topics.interactions, topics.detections],
+      fromBeginning: config.fromBeginning,
+    });
     return {
-      pipeline: new SinkPipeline({
-        consumer,
-        writer,
-        clickhouse,
-        database: config.database,
-        groupId: config.groupId,
-        logger: log,
-        metrics,
-        maxRows: config.maxRows,
-        maxAgeMs: config.maxAgeMs,
-        decodeThreads: config.decodeThreads,
-        topics: [topics.interactions, topics.detections],
-        fromBeginning: config.fromBeginning,
-      }),
+      pipeline,
+      watch: pipeline.watch,
       close: () => clickhouse.close(),
       describe: { database: config.database, cluster: config.cluster },
     };

@@ -52,6 +52,8 @@ export class SinkPipeline {
   private batch = new RowBatch();
   private flushing: Promise<void> | null = null;
   private stopping = false;
+  /** ClickHouse refuses the inserts in hand: the pipeline waits on purpose (no commits meanwhile). */
+  private storeFailing = false;
   private timer: NodeJS.Timeout | undefined;
   private heartbeat: (() => Promise<void>) | null = null;
   private readonly maxRows: number;
@@ -136,6 +138,11 @@ export class SinkPipeline {
       },
       Math.max(50, Math.floor(this.maxAgeMs / 4)),
     );
+  }
+
+  /** The topics it consumes, and whether it waits on ClickHouse on purpose (the stall watch's view). */
+  get watch(): { topics: string[]; waiting: () => boolean } {
+    return { topics: this.topics, waiting: () => this.storeFailing };
   }
 
   /** Flushes what is buffered, commits it, and leaves the group. */
@@ -305,6 +312,7 @@ export class SinkPipeline {
         if (!paused) {
           consumer.pause(this.topics.map((topic) => ({ topic })));
           paused = true;
+          this.storeFailing = true;
           this.m.paused.set(1);
         }
         await this.heartbeat?.().catch(() => undefined);
@@ -341,6 +349,7 @@ export class SinkPipeline {
       throw err;
     } finally {
       if (paused) {
+        this.storeFailing = false;
         consumer.resume(this.topics.map((topic) => ({ topic })));
         this.m.paused.set(0);
       }

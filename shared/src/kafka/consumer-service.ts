@@ -6,6 +6,7 @@ import { serveMetrics } from '../metrics-server';
 import { onShutdown } from '../shutdown';
 import { createDurableProducer, createKafka } from './client';
 import { DurableWriter } from './durable-writer';
+import { watchForStall } from './stall-watch';
 
 export interface ConsumerServiceOptions {
   /** `detector`, `sink`, …: names the logger, the metrics' service label and the Kafka client. */
@@ -36,6 +37,8 @@ export interface ConsumerServiceWiring {
   close?: () => Promise<void>;
   /** More fields for the "running" log line. */
   describe?: Record<string, unknown>;
+  /** What the stall watch reads: the topics the pipeline consumes, and when it waits on purpose. */
+  watch: { topics: string[]; waiting?: () => boolean };
 }
 
 /**
@@ -60,6 +63,9 @@ export async function runConsumerService(
     sessionTimeout: 30_000,
     heartbeatInterval: 3_000,
     maxWaitTimeInMs: 250,
+    // About 30 s of retries absorb a leader election; past them the consumer crashes, and a crashed
+    // consumer is not restarted inside this process (see the CRASH handler below).
+    retry: { retries: 8, restartOnFailure: async () => false },
     ...opts.consumer,
     groupId: config.groupId,
   });
@@ -68,7 +74,38 @@ export async function runConsumerService(
     timeoutMs: 30_000,
     createProducer: () => createDurableProducer(kafka),
   });
-  const { pipeline, prepare, close, describe } = wire({ log, metrics, kafka, consumer, writer });
+  const { pipeline, prepare, close, describe, watch } = wire({ log, metrics, kafka, consumer, writer });
+
+  // Crash-only: kafkajs restarting a consumer in place left the pipeline's in-flight state (runs
+  // decoding, a flush committing to the old group generation) behind, and a restarted sink was seen
+  // silent until the group's next rebalance, minutes later. A fresh process has no such state and
+  // resumes from the committed offsets, which only ever cover what was written: nothing is lost.
+  // `warden start`, compose and Kubernetes restart the process.
+  let exiting = false;
+  const exitForFreshStart = (reason: string, fields: Record<string, unknown>) => {
+    if (exiting) return;
+    exiting = true;
+    log.error(fields, `${name}: ${reason}; exiting so a fresh process resumes from the committed offsets`);
+    const exit = setTimeout(() => process.exit(1), 10_000);
+    exit.unref();
+    void writer.close().finally(() => process.exit(1));
+  };
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (!payload.restart) exitForFreshStart('the Kafka consumer stopped', { err: payload.error });
+  });
+  const stallWatch =
+    config.stallMs > 0
+      ? watchForStall({
+          kafka,
+          consumer,
+          groupId: config.groupId,
+          topics: watch.topics,
+          log,
+          stallMs: config.stallMs,
+          ...(watch.waiting ? { waiting: watch.waiting } : {}),
+          onStall: ({ reason, ...detail }) => exitForFreshStart(`stalled: ${reason}`, detail),
+        })
+      : undefined;
 
   await producer.connect();
   await prepare?.();
@@ -77,6 +114,7 @@ export async function runConsumerService(
   log.info({ groupId: config.groupId, ...describe, metrics: server.url }, `${name} running`);
 
   onShutdown(log, async () => {
+    await stallWatch?.stop();
     await pipeline.stop();
     // Drains what it wrote and disconnects its producer (or the one that replaced it).
     await writer.close();
