@@ -21,8 +21,8 @@ const notMember = (userId: string) =>
 export class Members {
   constructor(private readonly pool: PostgresPool) {}
 
-  async list(organisationId: string): Promise<Member[]> {
-    const { rows } = await this.pool.query<{
+  async list(organisationId: string, client: PostgresClient | PostgresPool = this.pool): Promise<Member[]> {
+    const { rows } = await client.query<{
       user_id: string;
       email: string;
       name: string | null;
@@ -64,7 +64,7 @@ export class Members {
         target: userId,
         details: { from: previous, to: role },
       });
-      const member = (await this.list(organisationId)).find((m) => m.userId === userId);
+      const member = (await this.list(organisationId, c)).find((m) => m.userId === userId);
       if (!member) throw notMember(userId);
       return member;
     });

@@ -121,7 +121,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         summary: "Changes the caller's password; every other session of theirs ends.",
         security,
         body: ChangePasswordBody,
-        response: { 204: NoContent, ...errorResponses([400, 401, 403, 415, 500]) },
+        response: { 204: NoContent, ...errorResponses([400, 401, 403, 415, 500, 503]) },
       },
     },
     async (req, reply) => {
@@ -150,7 +150,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         security,
         response: {
           200: Type.Object({ sessions: Type.Array(UserSession) }),
-          ...errorResponses([401, 403, 500]),
+          ...errorResponses([401, 403, 500, 503]),
         },
       },
     },
@@ -180,7 +180,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         summary: 'Revokes one of the caller’s sessions at once (revoking the current one signs out).',
         security,
         params: SessionParams,
-        response: { 204: NoContent, ...errorResponses([401, 403, 404, 500]) },
+        response: { 204: NoContent, ...errorResponses([400, 401, 403, 404, 500, 503]) },
       },
     },
     async (req, reply) => {

@@ -53,7 +53,7 @@ export const invitationsRoutes: FastifyPluginAsyncTypebox<InvitationsRoutesOptio
           'Invites an email with a role: the answer holds the one-time token and its link (/invite/<token>), valid 7 days.',
         security,
         body: CreateInvitationBody,
-        response: { 201: CreatedInvitation, ...errorResponses([400, 401, 403, 409, 415, 500]) },
+        response: { 201: CreatedInvitation, ...errorResponses([400, 401, 403, 409, 415, 500, 503]) },
       },
     },
     async (req, reply) => {
@@ -84,7 +84,7 @@ export const invitationsRoutes: FastifyPluginAsyncTypebox<InvitationsRoutesOptio
         security,
         response: {
           200: Type.Object({ invitations: Type.Array(Invitation) }),
-          ...errorResponses([401, 403, 500]),
+          ...errorResponses([401, 403, 500, 503]),
         },
       },
     },
@@ -102,7 +102,7 @@ export const invitationsRoutes: FastifyPluginAsyncTypebox<InvitationsRoutesOptio
         summary: 'Revokes an invitation that was not accepted yet; its link stops working.',
         security,
         params: InvitationParams,
-        response: { 204: NoContent, ...errorResponses([401, 403, 404, 500]) },
+        response: { 204: NoContent, ...errorResponses([400, 401, 403, 404, 500, 503]) },
       },
     },
     async (req, reply) => {

@@ -43,7 +43,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<MembersRoutesOptions> = as
         security,
         response: {
           200: Type.Object({ members: Type.Array(Member) }),
-          ...errorResponses([401, 403, 500]),
+          ...errorResponses([401, 403, 500, 503]),
         },
       },
     },
@@ -62,7 +62,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<MembersRoutesOptions> = as
         security,
         params: MemberParams,
         body: UpdateMemberBody,
-        response: { 200: Member, ...errorResponses([400, 401, 403, 404, 409, 415, 500]) },
+        response: { 200: Member, ...errorResponses([400, 401, 403, 404, 409, 415, 500, 503]) },
       },
     },
     async (req) => {
@@ -84,7 +84,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox<MembersRoutesOptions> = as
         summary: 'Removes a member; their sessions in the organisation end at once. Never the last owner.',
         security,
         params: MemberParams,
-        response: { 204: NoContent, ...errorResponses([401, 403, 404, 409, 500]) },
+        response: { 204: NoContent, ...errorResponses([400, 401, 403, 404, 409, 500, 503]) },
       },
     },
     async (req, reply) => {

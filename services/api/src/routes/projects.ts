@@ -94,7 +94,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = 
         summary: 'Creates a project in the organisation (owner or admin).',
         security,
         body: CreateProjectBody,
-        response: { 201: Project, ...errorResponses([400, 401, 403, 415, 500]) },
+        response: { 201: Project, ...errorResponses([400, 401, 403, 415, 500, 503]) },
       },
     },
     async (req, reply) => {
@@ -121,7 +121,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = 
         summary: 'One project of the organisation.',
         security,
         params: ProjectParams,
-        response: { 200: Project, ...errorResponses([401, 403, 404, 500, 503]) },
+        response: { 200: Project, ...errorResponses([400, 401, 403, 404, 500, 503]) },
       },
     },
     async (req) => answer(await visibleProject(req.principal, req.params.projectId)),
