@@ -168,6 +168,36 @@ describe('sign-up', () => {
     expect((await callOn(closed, 'GET', '/api/v1/auth/config')).body.signup).toBe('closed');
   });
 
+  it('lets only one of several racing sign-ups on a fresh install become the first user', async () => {
+    const fresh = await testPostgres();
+    const racing = await buildApp({
+      pool: fresh.pool,
+      redis,
+      redisPrefix: prefix,
+      keys,
+      clickhouse,
+      database: 'default',
+    });
+    try {
+      const answers = await Promise.all(
+        [1, 2, 3].map((n) =>
+          callOn(racing, 'POST', '/api/v1/auth/signup', {
+            body: { email: `first${n}@race.test`, password: PASSWORD, organisation: `Race ${n}` },
+          }),
+        ),
+      );
+      // The losers are refused: 409 when they raced past the first check, 403 when they came later.
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+      expect(statuses.filter((s) => s !== 201).every((s) => s === 409 || s === 403)).toBe(true);
+      const { rows } = await fresh.pool.query('SELECT count(*)::int AS users FROM users');
+      expect(rows[0].users).toBe(1);
+    } finally {
+      await racing.close();
+      await fresh.drop();
+    }
+  });
+
   it('when open, anyone creates an organisation of their own, never joins an existing one', async () => {
     const open = await appWith('open');
     const taken = await callOn(open, 'POST', '/api/v1/auth/signup', {

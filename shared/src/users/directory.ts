@@ -74,6 +74,35 @@ export async function insertUser(
   return userId;
 }
 
+/**
+ * Sets a user's password hash and revokes their sessions (all but `keepSessionId`), so whoever held
+ * the old password loses access with it; audited as `action`. On the caller's transaction.
+ */
+async function replacePassword(
+  c: PostgresClient,
+  input: {
+    userId: string;
+    organisationId: string | null;
+    passwordHash: string;
+    keepSessionId?: string;
+    action: string;
+  },
+): Promise<void> {
+  await c.query('UPDATE users SET password_hash = $2 WHERE id = $1', [input.userId, input.passwordHash]);
+  const revoked = await c.query(
+    `UPDATE sessions SET revoked_at = now()
+     WHERE user_id = $1 AND ($2::text IS NULL OR id <> $2) AND revoked_at IS NULL`,
+    [input.userId, input.keepSessionId ?? null],
+  );
+  await recordAudit(c, {
+    organisationId: input.organisationId,
+    actor: `user:${input.userId}`,
+    action: input.action,
+    target: input.userId,
+    details: { sessionsRevoked: revoked.rowCount ?? 0 },
+  });
+}
+
 /** An organisation by id or (case-insensitive) name, on the caller's connection. */
 export async function findOrganisation(
   client: PostgresClient | PostgresPool,
@@ -107,6 +136,8 @@ export class UserDirectory {
     role: Role;
     /** Refuse to join an organisation that exists (self-service sign-up creates a new one). */
     newOrganisation?: boolean;
+    /** Only as the first user of a fresh install: two racing sign-ups cannot both become it. */
+    firstUserOnly?: boolean;
   }): Promise<CreatedUser> {
     const email = checkEmail(input.email);
     if (!isRole(input.role)) {
@@ -123,6 +154,17 @@ export class UserDirectory {
     const passwordHash = await checkedPasswordHash(input.password);
 
     return inTransaction(this.pool, async (c) => {
+      if (input.firstUserOnly) {
+        // Serialises first sign-ups: the loser of a race sees the winner's user once it holds the lock.
+        await c.query(`SELECT pg_advisory_xact_lock(hashtext('warden:first-user'))`);
+        const { rows } = await c.query('SELECT 1 FROM users LIMIT 1');
+        if (rows.length > 0) {
+          throw new KeysError(
+            'CONFLICT',
+            'Someone else signed up as the first user just now; ask them for an invitation.',
+          );
+        }
+      }
       let organisation = await findOrganisation(c, organisationName);
       if (organisation && input.newOrganisation) {
         throw new KeysError(
@@ -204,20 +246,15 @@ export class UserDirectory {
     const stored = rows[0]?.password_hash;
     if (!stored || !(await verifyPassword(stored, input.current))) return false;
     const passwordHash = await checkedPasswordHash(input.next);
-    await inTransaction(this.pool, async (c) => {
-      await c.query('UPDATE users SET password_hash = $2 WHERE id = $1', [input.userId, passwordHash]);
-      const revoked = await c.query(
-        'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL',
-        [input.userId, input.keepSessionId],
-      );
-      await recordAudit(c, {
+    await inTransaction(this.pool, (c) =>
+      replacePassword(c, {
+        userId: input.userId,
         organisationId: input.organisationId,
-        actor: `user:${input.userId}`,
+        passwordHash,
+        keepSessionId: input.keepSessionId,
         action: 'user.password_changed',
-        target: input.userId,
-        details: { sessionsRevoked: revoked.rowCount ?? 0 },
-      });
-    });
+      }),
+    );
     return true;
   }
 
@@ -271,17 +308,11 @@ export class UserDirectory {
       );
       const spent = rows[0];
       if (!spent) return false;
-      await c.query('UPDATE users SET password_hash = $2 WHERE id = $1', [spent.user_id, passwordHash]);
-      const revoked = await c.query(
-        'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL',
-        [spent.user_id],
-      );
-      await recordAudit(c, {
+      await replacePassword(c, {
+        userId: spent.user_id,
         organisationId: spent.organisation_id,
-        actor: `user:${spent.user_id}`,
+        passwordHash,
         action: 'user.password_reset',
-        target: spent.user_id,
-        details: { sessionsRevoked: revoked.rowCount ?? 0 },
       });
       return true;
     });

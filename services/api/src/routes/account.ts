@@ -4,10 +4,10 @@ import type { Redis } from 'ioredis';
 import type { SignupMode } from '@warden/shared/config';
 import { ApiError } from '@warden/shared/http/errors';
 import { randomBase62 } from '@warden/shared/keys/format';
-import { KeyStore, PostgresKeys } from '@warden/shared/keys/index';
 import type { PostgresPool } from '@warden/shared/postgres/client';
 import { UserDirectory } from '@warden/shared/users/index';
 import { sessionOf } from '../caller';
+import { keyStoreFor } from '../key-store';
 import { errorResponses, LoginResult, security } from '../schemas';
 import {
   AuthConfig,
@@ -59,7 +59,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
       },
     },
     async (req, reply) => {
-      if (opts.signup !== 'open' && !(await users.isEmpty())) {
+      const firstUserOnly = opts.signup !== 'open';
+      if (firstUserOnly && !(await users.isEmpty())) {
         throw new ApiError(
           'INSUFFICIENT_PERMISSIONS',
           opts.signup === 'invite'
@@ -73,12 +74,9 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         organisation: req.body.organisation,
         role: 'owner',
         newOrganisation: true,
+        firstUserOnly,
       });
-      await new KeyStore({
-        redis: opts.redis,
-        prefix: opts.redisPrefix,
-        source: new PostgresKeys(opts.pool, `user:${created.userId}`),
-      }).createProject({
+      await keyStoreFor(opts, `user:${created.userId}`).createProject({
         accountId: `prj_${randomBase62(16)}`,
         name: 'Default',
         tier: 'free',

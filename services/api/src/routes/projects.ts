@@ -3,16 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
 import { ApiError } from '@warden/shared/http/errors';
 import { randomBase62 } from '@warden/shared/keys/format';
-import {
-  KeyStore,
-  PostgresKeys,
-  resolveLimits,
-  type ProjectListing,
-  type TierLimits,
-} from '@warden/shared/keys/index';
+import { PostgresKeys, resolveLimits, type ProjectListing, type TierLimits } from '@warden/shared/keys/index';
 import type { PostgresPool } from '@warden/shared/postgres/client';
 import { recordAudit } from '@warden/shared/users/index';
 import { actorOf, type Caller } from '../caller';
+import { keyStoreFor } from '../key-store';
 import { errorResponses, security } from '../schemas';
 import { CreateProjectBody, Project, ProjectParams, UpdateProjectBody } from '../schemas-management';
 
@@ -44,12 +39,7 @@ const mayChangePlan = (caller: Caller) =>
  * through the KeyStore, so the key cache and every ingest process learn them within seconds.
  */
 export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = async (app, opts) => {
-  const storeFor = (caller: Caller) =>
-    new KeyStore({
-      redis: opts.redis,
-      prefix: opts.redisPrefix,
-      source: new PostgresKeys(opts.pool, actorOf(caller)),
-    });
+  const storeFor = (caller: Caller) => keyStoreFor(opts, actorOf(caller));
 
   /** The projects the caller can see: the organisation's, or the key's own. */
   const visible = async (caller: Caller): Promise<ProjectListing[]> => {
