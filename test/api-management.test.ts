@@ -44,6 +44,8 @@ interface CallOptions {
   key?: string;
   project?: string;
   body?: unknown;
+  /** The client address the server sees (throttles count per address). */
+  from?: string;
 }
 
 async function callOn(target: FastifyInstance, method: string, url: string, opts: CallOptions = {}) {
@@ -56,6 +58,7 @@ async function callOn(target: FastifyInstance, method: string, url: string, opts
     method: method as 'GET',
     url,
     headers,
+    ...(opts.from ? { remoteAddress: opts.from } : {}),
     ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
   });
   return {
@@ -546,6 +549,38 @@ describe('passwords and sessions', () => {
     );
     expect(unknown.status).not.toBe(0);
     expect(unknown.stderr).toMatch(/No user has the email/);
+  });
+});
+
+describe('throttling', () => {
+  it('limits unauthenticated requests that hash a password per address, with Retry-After', async () => {
+    const strict = await buildApp({
+      pool: pg.pool,
+      redis,
+      redisPrefix: prefix,
+      keys,
+      clickhouse,
+      database: 'default',
+      loginAttemptsPerMinute: 1, // burst 2
+    });
+    apps.push(strict);
+    for (const [url, body] of [
+      ['/api/v1/auth/reset', { token: 'rst_guess', password: 'a guessed long password' }],
+      ['/api/v1/auth/invitations/inv_guess/accept', { password: 'a guessed long password' }],
+      ['/api/v1/auth/signup', { email: 'x@y.test', password: 'a guessed long password', organisation: 'Y' }],
+    ] as const) {
+      const statuses: number[] = [];
+      let last: Answer | undefined;
+      for (let i = 0; i < 3; i += 1) {
+        last = await callOn(strict, 'POST', url, { body, from: '10.9.9.9' });
+        statuses.push(last.status);
+      }
+      expect(statuses[2], url).toBe(429);
+      expect(statuses.slice(0, 2)).not.toContain(429);
+      expect(last!.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+      // Another address is not held back by this one.
+      expect((await callOn(strict, 'POST', url, { body, from: '10.9.9.10' })).status).not.toBe(429);
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import { SessionStore, UserDirectory } from '@warden/shared/users/index';
 import { guard } from './caller';
 import { apiErrorOf } from './errors';
 import { openApiPlugin } from './plugins/openapi';
+import { createThrottle } from './throttle';
 import { accountRoutes } from './routes/account';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
@@ -67,6 +68,13 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
   });
 
+  // One budget for every unauthenticated request that hashes a password (sign-in, sign-up, accepting
+  // an invitation, reset) and for password changes, each counted under its own key.
+  const throttle = createThrottle({
+    redis: deps.redis,
+    ratePerMinute: deps.loginAttemptsPerMinute ?? 5,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
   const cookies = {
     sessions,
     sessionTtlMs: deps.sessionTtlMs ?? 7 * 86_400_000,
@@ -80,20 +88,21 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
         users: new UserDirectory(deps.pool, 'api'),
         redis: deps.redis,
         redisPrefix,
-        loginAttemptsPerMinute: deps.loginAttemptsPerMinute ?? 5,
+        throttle,
         ...(deps.logger ? { logger: deps.logger } : {}),
       });
       await v1.register(keysRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(analyticsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
       await v1.register(projectsRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(membersRoutes, { pool: deps.pool });
-      await v1.register(invitationsRoutes, { ...cookies, pool: deps.pool });
+      await v1.register(invitationsRoutes, { ...cookies, pool: deps.pool, throttle, redisPrefix });
       await v1.register(accountRoutes, {
         ...cookies,
         pool: deps.pool,
         redis: deps.redis,
         redisPrefix,
         signup: deps.signup ?? 'invite',
+        throttle,
       });
     },
     { prefix: '/api/v1' },

@@ -19,12 +19,14 @@ import {
   UserSession,
 } from '../schemas-management';
 import { clearSessionCookies, startSession, type CookieOptions } from '../session-cookies';
+import type { Throttle } from '../throttle';
 
 export type AccountRoutesOptions = CookieOptions & {
   pool: PostgresPool;
   redis: Redis;
   redisPrefix: string;
   signup: SignupMode;
+  throttle: Throttle;
 };
 
 /**
@@ -55,10 +57,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         summary:
           'Creates a user who owns a new organisation and its first project, and signs them in: when WARDEN_SIGNUP=open, or for the first user of a fresh install.',
         body: SignupBody,
-        response: { 201: LoginResult, ...errorResponses([400, 403, 409, 415, 500]) },
+        response: { 201: LoginResult, ...errorResponses([400, 403, 409, 415, 429, 500]) },
       },
     },
     async (req, reply) => {
+      await opts.throttle.check(`${opts.redisPrefix}signup:${req.ip}`, 'sign-ups from your address');
       const firstUserOnly = opts.signup !== 'open';
       if (firstUserOnly && !(await users.isEmpty())) {
         throw new ApiError(
@@ -95,10 +98,11 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         summary:
           'Sets a new password with a one-time token from `npx warden users reset-password --email E`; every session of the user ends.',
         body: ResetPasswordBody,
-        response: { 204: NoContent, ...errorResponses([400, 415, 500]) },
+        response: { 204: NoContent, ...errorResponses([400, 415, 429, 500]) },
       },
     },
     async (req, reply) => {
+      await opts.throttle.check(`${opts.redisPrefix}reset:${req.ip}`, 'password resets from your address');
       if (!(await users.resetPassword(req.body.token, req.body.password))) {
         throw new ApiError(
           'INVALID_REQUEST',
@@ -119,11 +123,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AccountRoutesOptions> = as
         summary: "Changes the caller's password; every other session of theirs ends.",
         security,
         body: ChangePasswordBody,
-        response: { 204: NoContent, ...errorResponses([400, 401, 403, 415, 500, 503]) },
+        response: { 204: NoContent, ...errorResponses([400, 401, 403, 415, 429, 500, 503]) },
       },
     },
     async (req, reply) => {
       const s = sessionOf(req.principal);
+      await opts.throttle.check(`${opts.redisPrefix}password:${s.userId}`, 'password change attempts');
       const changed = await users.changePassword({
         userId: s.userId,
         organisationId: s.organisationId,

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import { ApiError } from '@warden/shared/http/errors';
 import type { Logger } from '@warden/shared/logger';
-import { gcraAllow, LocalGcra, type GcraDecision, type GcraLimits } from '@warden/shared/ratelimit/index';
 import {
   hashPassword,
   recordAudit,
@@ -14,6 +13,7 @@ import {
 } from '@warden/shared/users/index';
 import type { PostgresPool } from '@warden/shared/postgres/client';
 import { clearSessionCookies, startSession } from '../session-cookies';
+import type { Throttle } from '../throttle';
 import { errorResponses, LoginBody, LoginResult, Me, security } from '../schemas';
 
 export interface AuthRoutesOptions {
@@ -24,37 +24,20 @@ export interface AuthRoutesOptions {
   redisPrefix: string;
   sessionTtlMs: number;
   cookieSecure: 'auto' | boolean;
-  loginAttemptsPerMinute: number;
+  /** Sign-in attempts per email and address (WARDEN_LOGIN_ATTEMPTS_PER_MINUTE). */
+  throttle: Throttle;
   logger?: Logger;
 }
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, opts) => {
-  const limits: GcraLimits = {
-    ratePerMinute: opts.loginAttemptsPerMinute,
-    burst: opts.loginAttemptsPerMinute * 2,
-  };
-  const local = new LocalGcra(10_000);
+  const throttle = opts.throttle;
   // Verified when the email is unknown, so a miss costs what a wrong password costs and answer times
   // do not tell which emails have accounts: the hash of a random string nobody knows.
   const dummyHash = hashPassword(randomBytes(24).toString('base64url'));
 
-  /**
-   * Sign-in throttling per email and client address, by the same GCRA ingest limits accounts with
-   * (one Redis round trip); while Redis is away, by this process's own copy, never by nothing.
-   */
+  /** Sign-in attempts are counted per email and client address. */
   const throttleKey = (email: string, address: string) =>
     `${opts.redisPrefix}login:${sha256Hex(email.trim().toLowerCase())}:${address}`;
-  const throttle = async (key: string): Promise<GcraDecision> => {
-    try {
-      return await gcraAllow(opts.redis, key, limits);
-    } catch (err) {
-      opts.logger?.warn(
-        { err: (err as Error).message },
-        'login throttle: Redis unavailable, limiting locally',
-      );
-      return local.allow(key, limits);
-    }
-  };
 
   app.post(
     '/auth/login',
@@ -69,16 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
     async (req, reply) => {
       const { email, password } = req.body;
       const attempts = throttleKey(email, req.ip);
-      const decision = await throttle(attempts);
-      if (!decision.allowed) {
-        const retryAfter = String(Math.max(1, Math.ceil(decision.retryAfterSeconds)));
-        throw new ApiError(
-          'RATE_LIMIT_EXCEEDED',
-          `Too many sign-in attempts for this email from your address; retry in ${retryAfter} s.`,
-          undefined,
-          { 'retry-after': retryAfter },
-        );
-      }
+      await throttle.check(attempts, 'sign-in attempts for this email from your address');
       const stored = await opts.users.passwordHashOf(email);
       const verified = await verifyPassword(stored?.passwordHash ?? (await dummyHash), password);
       const membership = stored && verified ? await opts.sessions.membershipOf(stored.userId) : undefined;

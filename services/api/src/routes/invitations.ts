@@ -15,8 +15,13 @@ import {
   NoContent,
 } from '../schemas-management';
 import { startSession, type CookieOptions } from '../session-cookies';
+import type { Throttle } from '../throttle';
 
-export type InvitationsRoutesOptions = CookieOptions & { pool: PostgresPool };
+export type InvitationsRoutesOptions = CookieOptions & {
+  pool: PostgresPool;
+  throttle: Throttle;
+  redisPrefix: string;
+};
 
 const answer = (i: StoredInvitation) => ({
   invitationId: i.invitationId,
@@ -126,10 +131,14 @@ export const invitationsRoutes: FastifyPluginAsyncTypebox<InvitationsRoutesOptio
           'Accepts an invitation: creates the user with the invited email and role, and signs them in. Works once.',
         params: InvitationTokenParams,
         body: AcceptInvitationBody,
-        response: { 200: LoginResult, ...errorResponses([400, 404, 409, 415, 500]) },
+        response: { 200: LoginResult, ...errorResponses([400, 404, 409, 415, 429, 500]) },
       },
     },
     async (req, reply) => {
+      await opts.throttle.check(
+        `${opts.redisPrefix}accept:${req.ip}`,
+        'invitation attempts from your address',
+      );
       const joined = await invitations.accept(req.params.token, {
         password: req.body.password,
         ...(req.body.name ? { name: req.body.name.trim() } : {}),
