@@ -33,6 +33,7 @@ describe('PostgreSQL migrations (the control plane)', () => {
       'key_usage',
       'memberships',
       'organisations',
+      'password_resets',
       'projects',
       'schema_migrations',
       'sessions',

@@ -120,6 +120,7 @@ describe('config', () => {
       port: 8081,
       host: '0.0.0.0',
       cookieSecure: 'auto',
+      signup: 'invite',
       trustProxy: false,
       sessionTtlMs: 168 * 3_600_000,
       loginAttemptsPerMinute: 5,
@@ -144,6 +145,8 @@ describe('config', () => {
       /WARDEN_COOKIE_SECURE.*auto, 1 or 0/,
     );
     expect(() => loadApiConfig({ API_PORT: '70000' })).toThrow(/API_PORT/);
+    expect(loadApiConfig({ WARDEN_SIGNUP: 'Open' }).signup).toBe('open');
+    expect(() => loadApiConfig({ WARDEN_SIGNUP: 'public' })).toThrow(/WARDEN_SIGNUP.*invite, open or closed/);
   });
 
   it('reads WARDEN_CANARIES per agent and says how to write it when it is wrong', () => {

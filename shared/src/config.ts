@@ -253,13 +253,30 @@ export interface ApiConfig {
   cookieSecure: 'auto' | boolean;
   /** WARDEN_TRUST_PROXY=1: take the client address and protocol from X-Forwarded-* (behind a proxy). */
   trustProxy: boolean;
+  /**
+   * WARDEN_SIGNUP: who may create an account through POST /api/v1/auth/signup — `invite` (default:
+   * people join by invitation only), `open` (anyone creates an organisation) or `closed` (no one;
+   * users come from the CLI). The very first user of a fresh install may always sign up.
+   */
+  signup: SignupMode;
   /** WARDEN_SESSION_TTL_HOURS: how long a sign-in lasts (default 168, a week). */
   sessionTtlMs: number;
   /** WARDEN_LOGIN_ATTEMPTS_PER_MINUTE: sign-in attempts per email and address (default 5, burst 10). */
   loginAttemptsPerMinute: number;
 }
 
+export const SIGNUP_MODES = ['invite', 'open', 'closed'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
+
 export function loadApiConfig(env: Env = process.env): ApiConfig {
+  const signup = env.WARDEN_SIGNUP?.trim().toLowerCase() || 'invite';
+  if (!(SIGNUP_MODES as readonly string[]).includes(signup)) {
+    throw new ConfigError(
+      'WARDEN_SIGNUP',
+      `must be invite, open or closed (got "${signup}")`,
+      'Unset it to use invite.',
+    );
+  }
   const secure = env.WARDEN_COOKIE_SECURE?.trim() || 'auto';
   if (secure !== 'auto' && secure !== '1' && secure !== '0') {
     throw new ConfigError(
@@ -272,6 +289,7 @@ export function loadApiConfig(env: Env = process.env): ApiConfig {
     port: intFromEnv(env, 'API_PORT', 8081, 1, 65535),
     host: stringFromEnv(env, 'API_HOST', '0.0.0.0', /^[A-Za-z0-9.:-]+$/),
     cookieSecure: secure === 'auto' ? 'auto' : secure === '1',
+    signup: signup as SignupMode,
     trustProxy: flagFromEnv(env, 'WARDEN_TRUST_PROXY'),
     sessionTtlMs: intFromEnv(env, 'WARDEN_SESSION_TTL_HOURS', 168, 1, 24 * 90) * 3_600_000,
     loginAttemptsPerMinute: intFromEnv(env, 'WARDEN_LOGIN_ATTEMPTS_PER_MINUTE', 5, 1, 10_000),

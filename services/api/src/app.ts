@@ -6,14 +6,20 @@ import { answerErrorsInContract } from '@warden/shared/http/answers';
 import { openApiPlugin } from '@warden/shared/http/openapi';
 import { typeBoxValidatorCompiler } from '@warden/shared/http/validation';
 import type { KeyAuthenticator } from '@warden/shared/keys/index';
+import type { SignupMode } from '@warden/shared/config';
 import type { Logger } from '@warden/shared/logger';
 import type { PostgresPool } from '@warden/shared/postgres/client';
 import { SessionStore, UserDirectory } from '@warden/shared/users/index';
 import { guard, SESSION_COOKIE } from './caller';
 import { apiErrorOf } from './errors';
+import { createThrottle } from './throttle';
+import { accountRoutes } from './routes/account';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
+import { invitationsRoutes } from './routes/invitations';
 import { keysRoutes } from './routes/keys';
+import { membersRoutes } from './routes/members';
+import { projectsRoutes } from './routes/projects';
 
 export interface ApiDeps {
   pool: PostgresPool;
@@ -29,6 +35,8 @@ export interface ApiDeps {
   cookieSecure?: 'auto' | boolean;
   trustProxy?: boolean;
   loginAttemptsPerMinute?: number;
+  /** WARDEN_SIGNUP (default invite): who may sign up without an invitation. */
+  signup?: SignupMode;
 }
 
 /** Builds the API without listening, so tests drive it with `inject()` or a real port. */
@@ -66,20 +74,42 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready' });
   });
 
+  // One budget for every unauthenticated request that hashes a password (sign-in, sign-up, accepting
+  // an invitation, reset) and for password changes, each counted under its own key.
+  const throttle = createThrottle({
+    redis: deps.redis,
+    ratePerMinute: deps.loginAttemptsPerMinute ?? 5,
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+  const cookies = {
+    sessions,
+    sessionTtlMs: deps.sessionTtlMs ?? 7 * 86_400_000,
+    cookieSecure: deps.cookieSecure ?? 'auto',
+  };
   await app.register(
     async (v1) => {
       await v1.register(authRoutes, {
-        sessions,
+        ...cookies,
+        pool: deps.pool,
         users: new UserDirectory(deps.pool, 'api'),
         redis: deps.redis,
         redisPrefix,
-        sessionTtlMs: deps.sessionTtlMs ?? 7 * 86_400_000,
-        cookieSecure: deps.cookieSecure ?? 'auto',
-        loginAttemptsPerMinute: deps.loginAttemptsPerMinute ?? 5,
+        throttle,
         ...(deps.logger ? { logger: deps.logger } : {}),
       });
       await v1.register(keysRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(analyticsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(projectsRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
+      await v1.register(membersRoutes, { pool: deps.pool });
+      await v1.register(invitationsRoutes, { ...cookies, pool: deps.pool, throttle, redisPrefix });
+      await v1.register(accountRoutes, {
+        ...cookies,
+        pool: deps.pool,
+        redis: deps.redis,
+        redisPrefix,
+        signup: deps.signup ?? 'invite',
+        throttle,
+      });
     },
     { prefix: '/api/v1' },
   );

@@ -21,20 +21,48 @@ export type Caller =
  * - `keys:read` — any member, or a key with `keys:manage`/`admin`;
  * - `keys:manage` — owner, admin or member (not viewer), or a key with `keys:manage`/`admin`;
  * - `caller` — anyone authenticated (no project needed).
+ * Organisation-level permissions (no project is fixed; the route bounds itself by organisation):
+ * - `projects:read` — any member, or a key with `analytics:read`/`keys:manage`/`admin` (its own project);
+ * - `projects:write` — owner, admin or member, or an `admin` key (its own project);
+ * - `org:read` — any signed-in member (API keys belong to a project, not to a person);
+ * - `org:invite` — owner, admin or member, signed in;
+ * - `org:manage` — owner or admin, signed in.
  */
-export type Permission = 'analytics:read' | 'keys:read' | 'keys:manage' | 'caller';
+export type Permission =
+  | 'analytics:read'
+  | 'keys:read'
+  | 'keys:manage'
+  | 'caller'
+  | 'projects:read'
+  | 'projects:write'
+  | 'org:read'
+  | 'org:invite'
+  | 'org:manage';
+
+/** Permissions whose requests act on one project, fixed by the guard (X-Warden-Project or the key's). */
+const PROJECT_BOUND = new Set<Permission>(['analytics:read', 'keys:read', 'keys:manage']);
 
 const KEY_SCOPES: Record<Permission, readonly Scope[]> = {
   'analytics:read': ['analytics:read', 'admin'],
   'keys:read': ['keys:manage', 'admin'],
   'keys:manage': ['keys:manage', 'admin'],
   caller: ['ingest', 'analytics:read', 'keys:manage', 'admin'],
+  'projects:read': ['analytics:read', 'keys:manage', 'admin'],
+  'projects:write': ['admin'],
+  'org:read': [],
+  'org:invite': [],
+  'org:manage': [],
 };
 const SESSION_ROLES: Record<Permission, readonly string[]> = {
   'analytics:read': ['owner', 'admin', 'member', 'viewer'],
   'keys:read': ['owner', 'admin', 'member', 'viewer'],
   'keys:manage': ['owner', 'admin', 'member'],
   caller: ['owner', 'admin', 'member', 'viewer'],
+  'projects:read': ['owner', 'admin', 'member', 'viewer'],
+  'projects:write': ['owner', 'admin', 'member'],
+  'org:read': ['owner', 'admin', 'member', 'viewer'],
+  'org:invite': ['owner', 'admin', 'member'],
+  'org:manage': ['owner', 'admin'],
 };
 
 declare module 'fastify' {
@@ -79,13 +107,18 @@ export function guard(deps: CallerDeps) {
           `Your role (${caller.session.role}) cannot do this; ask an owner or admin of your organisation.`,
         );
       }
+    } else if (KEY_SCOPES[permission].length === 0) {
+      throw new ApiError(
+        'INSUFFICIENT_PERMISSIONS',
+        'This endpoint acts for a person: sign in (POST /api/v1/auth/login); API keys cannot call it.',
+      );
     } else if (!caller.scopes.some((s) => KEY_SCOPES[permission].includes(s))) {
       throw new ApiError(
         'INSUFFICIENT_PERMISSIONS',
         `This API key lacks the scope for this endpoint; it needs one of: ${KEY_SCOPES[permission].join(', ')}.`,
       );
     }
-    if (permission !== 'caller') req.projectId = await projectOf(deps.pool, req, caller);
+    if (PROJECT_BOUND.has(permission)) req.projectId = await projectOf(deps.pool, req, caller);
   };
 }
 
@@ -154,6 +187,14 @@ async function projectOf(pool: PostgresPool, req: FastifyRequest, caller: Caller
       : new ApiError('NOT_FOUND', 'Your organisation has no project yet; create one first.');
   }
   return id;
+}
+
+/** The signed-in caller of a session-only route (the guard refused keys already). */
+export function sessionOf(caller: Caller): SessionCaller {
+  if (caller.kind !== 'session') {
+    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'This endpoint acts for a person: sign in first.');
+  }
+  return caller.session;
 }
 
 /** Who a change is recorded against in the audit log. */

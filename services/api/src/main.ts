@@ -36,6 +36,7 @@ const app = await buildApp({
   cookieSecure: config.cookieSecure,
   trustProxy: config.trustProxy,
   loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+  signup: config.signup,
 });
 await app.listen({ port: config.port, host: config.host });
 log.info({ url: `http://${config.host}:${config.port}/api/v1` }, 'api listening');

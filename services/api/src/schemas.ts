@@ -11,7 +11,7 @@ export const security: Array<Record<string, string[]>> = [{ session: [] }, { bea
 
 /** One of these strings: validated, typed and documented as a union of literals. */
 // A tuple of literals, not one literal of a union: the type provider resolves only the former.
-const literals = <const V extends readonly string[]>(values: V) =>
+export const literals = <const V extends readonly string[]>(values: V) =>
   Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<{
     -readonly [K in keyof V]: TLiteral<V[K]>;
   }>;

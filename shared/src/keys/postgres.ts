@@ -10,6 +10,8 @@ export interface ProjectListing {
   organisationId?: string;
   organisation?: string;
   limits?: Partial<TierLimits>;
+  /** Free-form settings the dashboard keeps (present when any are set). */
+  settings?: Record<string, unknown>;
   createdAt: string;
   /** Keys not revoked (expired ones included until they are). */
   activeKeys: number;
@@ -161,12 +163,13 @@ export class PostgresKeys {
       name: string;
       tier: string;
       limits: Partial<TierLimits>;
+      settings: Record<string, unknown>;
       organisation_id: string | null;
       organisation: string | null;
       created_at: Date;
       keys: string;
     }>(
-      `SELECT p.id, p.name, p.tier, p.limits, p.organisation_id, o.name AS organisation, p.created_at,
+      `SELECT p.id, p.name, p.tier, p.limits, p.settings, p.organisation_id, o.name AS organisation, p.created_at,
               (SELECT count(*) FROM api_keys k WHERE k.project_id = p.id AND k.revoked_at IS NULL) AS keys
        FROM projects p LEFT JOIN organisations o ON o.id = p.organisation_id
        WHERE $1::text IS NULL OR p.organisation_id = $1 ORDER BY p.created_at, p.id`,
@@ -183,6 +186,7 @@ export class PostgresKeys {
       if (row.organisation_id) listing.organisationId = row.organisation_id;
       if (row.organisation) listing.organisation = row.organisation;
       if (Object.keys(row.limits).length > 0) listing.limits = row.limits;
+      if (Object.keys(row.settings).length > 0) listing.settings = row.settings;
       return listing;
     });
   }

@@ -8,4 +8,13 @@ export {
   type Organisation,
   type CreatedUser,
 } from './directory';
-export { SessionStore, sha256Hex, type SessionCaller, type CreatedSession } from './sessions';
+export {
+  SessionStore,
+  sha256Hex,
+  type SessionCaller,
+  type CreatedSession,
+  type UserSession,
+} from './sessions';
+export { recordAudit, type AuditEntry } from './audit';
+export { Invitations, INVITATION_TTL_MS, type Invitation } from './invitations';
+export { Members, type Member } from './members';

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { PostgresPool } from '../postgres/client';
 import { randomBase62 } from '../keys/format';
 import { isRole, type Role } from './directory';
+import { recordAudit } from './audit';
 
 /** A signed-in person as a request sees them (never the token itself). */
 export interface SessionCaller {
@@ -24,10 +25,19 @@ export interface CreatedSession {
   expiresAt: Date;
 }
 
+export interface UserSession {
+  sessionId: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  address?: string;
+  userAgent?: string;
+}
+
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** 256 random bits, URL- and cookie-safe. */
-const secretToken = (): string => randomBytes(32).toString('base64url');
+export const secretToken = (): string => randomBytes(32).toString('base64url');
 
 /**
  * Sessions in PostgreSQL (migration 0002 says why there): created at sign-in, looked up by the hash
@@ -113,6 +123,47 @@ export class SessionStore {
         [rows[0].organisation_id, actor, sessionId],
       );
     }
+  }
+
+  /** A user's live sessions (not revoked, not expired), newest first. */
+  async listForUser(userId: string): Promise<UserSession[]> {
+    const { rows } = await this.pool.query<{
+      id: string;
+      created_at: Date;
+      last_seen_at: Date;
+      expires_at: Date;
+      address: string | null;
+      user_agent: string | null;
+    }>(
+      `SELECT id, created_at, last_seen_at, expires_at, address, user_agent FROM sessions
+       WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY created_at DESC, id`,
+      [userId],
+    );
+    return rows.map((r) => ({
+      sessionId: r.id,
+      createdAt: r.created_at,
+      lastSeenAt: r.last_seen_at,
+      expiresAt: r.expires_at,
+      ...(r.address ? { address: r.address } : {}),
+      ...(r.user_agent ? { userAgent: r.user_agent } : {}),
+    }));
+  }
+
+  /** Revokes one of the user's own live sessions; false when they have no such session. */
+  async revokeOwn(userId: string, sessionId: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ organisation_id: string }>(
+      `UPDATE sessions SET revoked_at = now()
+       WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now() RETURNING organisation_id`,
+      [sessionId, userId],
+    );
+    if (!rows[0]) return false;
+    await recordAudit(this.pool, {
+      organisationId: rows[0].organisation_id,
+      actor: `user:${userId}`,
+      action: 'session.revoked',
+      target: sessionId,
+    });
+    return true;
   }
 
   /** The organisation a user signs in to: their oldest membership. */

@@ -59,4 +59,28 @@ export function registerUsersCommands(program: Command): void {
           `${created.organisationCreated ? ', new' : ''})\n`,
       );
     });
+  users
+    .command('reset-password')
+    .description(
+      'print a one-time password reset token (valid 1 h; only its hash is kept) to spend at POST /api/v1/auth/reset',
+    )
+    .requiredOption('--email <email>', 'the user whose password is reset')
+    .option('--json', 'print {"token","expiresAt"}')
+    .action(async (opts: { email: string; json?: boolean }) => {
+      const pool = await connectPostgres(loadEndpoints().databaseUrl);
+      try {
+        const { token, expiresAt } = await new UserDirectory(pool, 'cli').createResetToken(opts.email);
+        if (opts.json) {
+          console.log(JSON.stringify({ token, expiresAt: expiresAt.toISOString() }));
+          return;
+        }
+        console.log(token);
+        process.stderr.write(
+          `reset token for ${opts.email.trim()}, valid until ${expiresAt.toISOString()}; earlier tokens no longer work.\n` +
+            'Set the password with POST /api/v1/auth/reset {"token","password"} (every session of the user ends).\n',
+        );
+      } finally {
+        await pool.end();
+      }
+    });
 }
