@@ -10,6 +10,7 @@ import type { PostgresPool } from '@warden/shared/postgres/client';
 import { SessionStore, UserDirectory } from '@warden/shared/users/index';
 import { guard } from './caller';
 import { apiErrorOf } from './errors';
+import { dashboardPlugin } from './plugins/dashboard';
 import { openApiPlugin } from './plugins/openapi';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
@@ -29,6 +30,8 @@ export interface ApiDeps {
   cookieSecure?: 'auto' | boolean;
   trustProxy?: boolean;
   loginAttemptsPerMinute?: number;
+  /** The built dashboard (web/dist), served at / with a fallback to index.html for page URLs. */
+  dashboardRoot?: string;
 }
 
 /** Builds the API without listening, so tests drive it with `inject()` or a real port. */
@@ -77,5 +80,6 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v1' },
   );
+  if (deps.dashboardRoot) await app.register(dashboardPlugin, { root: deps.dashboardRoot });
   return app;
 }

@@ -1,0 +1,37 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+export interface Series {
+  label: string;
+  color: string;
+  values: number[];
+}
+
+/** A time-series chart (uPlot): x in epoch seconds, one line per series. */
+export function TimeChart({ title, x, series }: { title: string; x: number[]; series: Series[] }) {
+  const el = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!el.current) return;
+    const plot = new uPlot(
+      {
+        width: Math.max(320, el.current.clientWidth),
+        height: 220,
+        series: [
+          {},
+          ...series.map((s) => ({ label: s.label, stroke: s.color, fill: `${s.color}33`, width: 2 })),
+        ],
+        axes: [{}, { size: 60 }],
+      },
+      [x, ...series.map((s) => s.values)],
+      el.current,
+    );
+    return () => plot.destroy();
+  }, [x, series]);
+  return (
+    <figure className="card chart">
+      <figcaption>{title}</figcaption>
+      <div ref={el} role="img" aria-label={title} />
+    </figure>
+  );
+}
