@@ -2,29 +2,41 @@ import { useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { Link, useParams } from 'react-router';
 import { api } from '../api';
-import { segments, viewLabel } from '../highlight';
+import { segments, viewLabel, type Segment } from '../highlight';
 import { Failure } from '../layout';
 import type { Finding, Interaction } from '../types';
+
+const titleOf = (f: Finding) =>
+  `${f.threatType} · ${f.severity} · ${f.ruleId}: ${f.explanation} (${viewLabel(f.view)})`;
+
+/** Segments as text and <mark>s; a finding inside another's span is a <mark> inside its <mark>. */
+function Runs({ segs }: { segs: Segment[] }) {
+  return (
+    <>
+      {segs.map((s, i) =>
+        s.finding ? (
+          <mark
+            key={i}
+            data-finding-id={s.finding.findingId}
+            className={`sev-mark ${s.finding.severity}`}
+            title={[s.finding, ...s.overlaps].map(titleOf).join('\n')}
+          >
+            <Runs segs={s.children} />
+          </mark>
+        ) : (
+          <span key={i}>{s.text}</span>
+        ),
+      )}
+    </>
+  );
+}
 
 /** One field's text with every finding marked at its span. */
 function Marked({ text, findings }: { text: string; findings: Finding[] }) {
   if (!text) return <p className="muted">(empty)</p>;
   return (
     <pre className="field-text">
-      {segments(text, findings).map((s, i) =>
-        s.finding ? (
-          <mark
-            key={i}
-            data-finding-id={s.finding.findingId}
-            className={`sev-mark ${s.finding.severity}`}
-            title={`${s.finding.threatType} · ${s.finding.severity} · ${s.finding.ruleId}: ${s.finding.explanation} (${viewLabel(s.finding.view)})`}
-          >
-            {s.text}
-          </mark>
-        ) : (
-          <span key={i}>{s.text}</span>
-        ),
-      )}
+      <Runs segs={segments(text, findings)} />
     </pre>
   );
 }

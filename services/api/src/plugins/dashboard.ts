@@ -22,6 +22,8 @@ export const dashboardPlugin = fp<DashboardOptions>(async (app, opts) => {
   await app.register(fastifyStatic, {
     root: opts.root,
     wildcard: false,
+    // The build writes a .gz beside each asset; it is sent to clients that accept gzip.
+    preCompressed: true,
     // Hashed file names never change content; index.html is asked for again on each load.
     setHeaders: (reply, path) =>
       reply.header(
