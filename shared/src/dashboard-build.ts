@@ -34,7 +34,12 @@ export function dashboardStale(): boolean {
 export function ensureDashboardBuilt(say: (line: string) => void = () => undefined): void {
   if (!dashboardStale()) return;
   say('building the dashboard (web/) …');
-  const run = spawnSync('npm', ['run', 'build', '--silent'], { cwd: webDir, encoding: 'utf8' });
+  // NODE_ENV as the caller's (vitest sets "test") would make Vite bundle React's development build.
+  const run = spawnSync('npm', ['run', 'build', '--silent'], {
+    cwd: webDir,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (run.status !== 0) {
     throw new Error(
       `The dashboard build failed; fix web/ and run \`npm run build\`:\n${run.stdout}${run.stderr}`,

@@ -9,7 +9,18 @@ export interface Series {
 }
 
 /** A time-series chart (uPlot): x in epoch seconds, one line per series. */
-export function TimeChart({ title, x, series }: { title: string; x: number[]; series: Series[] }) {
+export function TimeChart({
+  title,
+  x,
+  range,
+  series,
+}: {
+  title: string;
+  x: number[];
+  /** The time range shown, epoch seconds, whatever the data covers. */
+  range: [number, number];
+  series: Series[];
+}) {
   const el = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!el.current) return;
@@ -21,13 +32,17 @@ export function TimeChart({ title, x, series }: { title: string; x: number[]; se
           {},
           ...series.map((s) => ({ label: s.label, stroke: s.color, fill: `${s.color}33`, width: 2 })),
         ],
+        scales: {
+          x: { time: true, range: () => range },
+          y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+        },
         axes: [{}, { size: 60 }],
       },
       [x, ...series.map((s) => s.values)],
       el.current,
     );
     return () => plot.destroy();
-  }, [x, series]);
+  }, [x, range, series]);
   return (
     <figure className="card chart">
       <figcaption>{title}</figcaption>

@@ -9,6 +9,9 @@ import { SEVERITIES, type Overview } from '../types';
 const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 type Range = keyof typeof RANGES;
 const number = new Intl.NumberFormat();
+/** A bucket as the API gives it ("2026-11-25 15:00:00", UTC) in epoch milliseconds. */
+const bucketMs = (bucket: string) =>
+  Date.parse(/[zZ+]/.test(bucket) ? bucket : `${bucket.replace(' ', 'T')}Z`);
 
 export function OverviewPage() {
   const [params, setParams] = useSearchParams();
@@ -27,11 +30,22 @@ export function OverviewPage() {
     refetchInterval: 30_000,
   });
   const chart = useMemo(() => {
-    const series = overview.data?.series ?? [];
+    const data = overview.data;
+    if (!data) return { x: [], range: [0, 1] as [number, number], interactions: [], detections: [] };
+    // Every bucket of the range, zero where nothing was recorded, so the lines show the quiet hours.
+    const step = data.interval === 'day' ? 86_400_000 : 3_600_000;
+    const byBucket = new Map(data.series.map((b) => [bucketMs(b.bucket), b]));
+    const x: number[] = [];
+    for (let at = Math.floor(Date.parse(data.from) / step) * step; at < Date.parse(data.to); at += step)
+      x.push(at);
+    const at = (t: number) => byBucket.get(t);
     return {
-      x: series.map((b) => Date.parse(b.bucket) / 1000),
-      interactions: [{ label: 'Interactions', color: '#2563eb', values: series.map((b) => b.interactions) }],
-      detections: [{ label: 'Detections', color: '#dc2626', values: series.map((b) => b.findings) }],
+      x: x.map((t) => t / 1000),
+      range: [Date.parse(data.from) / 1000, Date.parse(data.to) / 1000] as [number, number],
+      interactions: [
+        { label: 'Interactions', color: '#2563eb', values: x.map((t) => at(t)?.interactions ?? 0) },
+      ],
+      detections: [{ label: 'Detections', color: '#dc2626', values: x.map((t) => at(t)?.findings ?? 0) }],
     };
   }, [overview.data]);
 
@@ -69,8 +83,18 @@ export function OverviewPage() {
             <Tile label="Tokens" value={t.tokens} />
           </section>
           <div className="grid2">
-            <TimeChart title="Interactions over time" x={chart.x} series={chart.interactions} />
-            <TimeChart title="Detections over time" x={chart.x} series={chart.detections} />
+            <TimeChart
+              title="Interactions over time"
+              x={chart.x}
+              range={chart.range}
+              series={chart.interactions}
+            />
+            <TimeChart
+              title="Detections over time"
+              x={chart.x}
+              range={chart.range}
+              series={chart.detections}
+            />
           </div>
           <div className="grid2">
             <section className="card">
