@@ -154,6 +154,7 @@ describe('dashboard', () => {
     expect(key).toMatch(/^wdn_/);
     expect(await shown.textContent()).toBe(key);
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    expect(await page.locator('tbody tr').first().innerText()).toContain('by owner@dash.test');
     await check(page, 'api-keys');
   });
 

@@ -2,13 +2,19 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
+// Each bucket's count holds across its hour or day (x is the bucket's start).
+const stepped = uPlot.paths.stepped!({ align: 1 });
+
 export interface Series {
   label: string;
   color: string;
   values: number[];
 }
 
-/** A time-series chart (uPlot): x in epoch seconds, one line per series. */
+/**
+ * A time-series chart (uPlot): x in epoch seconds, one stepped line per series; give the range's end
+ * as the last x (with the last bucket's values again) so the last bucket spans its width.
+ */
 export function TimeChart({
   title,
   x,

@@ -230,15 +230,21 @@ export class PostgresKeys {
   }
 
   /** Every key (optionally of one project) in creation order, with its project's tier. */
-  async listKeys(accountId?: string): Promise<{ record: KeyRecord; tier: Tier | undefined }[]> {
-    const { rows } = await this.pool.query<KeyRow & { tier: string }>(
+  async listKeys(
+    accountId?: string,
+  ): Promise<{ record: KeyRecord; tier: Tier | undefined; createdBy?: string }[]> {
+    const { rows } = await this.pool.query<KeyRow & { tier: string; creator: string | null }>(
       `SELECT k.id, k.project_id, k.hash, k.hint, k.name, k.scopes, k.created_at, k.expires_at, k.revoked_at,
-              k.replaced_by, k.version, p.tier
-       FROM api_keys k JOIN projects p ON p.id = k.project_id
+              k.replaced_by, k.version, p.tier, u.email AS creator
+       FROM api_keys k JOIN projects p ON p.id = k.project_id LEFT JOIN users u ON u.id = k.created_by
        WHERE $1::text IS NULL OR k.project_id = $1 ORDER BY k.created_at, k.id`,
       [accountId ?? null],
     );
-    return rows.map((row) => ({ record: keyFromRow(row), tier: isTier(row.tier) ? row.tier : undefined }));
+    return rows.map((row) => ({
+      record: keyFromRow(row),
+      tier: isTier(row.tier) ? row.tier : undefined,
+      ...(row.creator ? { createdBy: row.creator } : {}),
+    }));
   }
 
   /**
@@ -428,8 +434,8 @@ export class PostgresKeys {
 
   private async insertKey(c: PostgresClient, record: KeyRecord): Promise<KeyRecord> {
     const { rows } = await c.query<KeyRow>(
-      `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${KEY_COLUMNS}`,
+      `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${KEY_COLUMNS}`,
       [
         record.keyId,
         record.accountId,
@@ -439,6 +445,8 @@ export class PostgresKeys {
         record.scopes,
         new Date(record.createdAt),
         date(record.expiresAt),
+        // Who created it, when a signed-in user did (the actor `user:<id>`): the listing's creator.
+        this.actor.startsWith('user:') ? this.actor.slice('user:'.length) : null,
       ],
     );
     return keyFromRow(rows[0]!);

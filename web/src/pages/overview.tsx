@@ -38,7 +38,9 @@ export function OverviewPage() {
     const x: number[] = [];
     for (let at = Math.floor(Date.parse(data.from) / step) * step; at < Date.parse(data.to); at += step)
       x.push(at);
-    const at = (t: number) => byBucket.get(t);
+    const end = Date.parse(data.to);
+    const at = (t: number) => byBucket.get(t === end ? (x[x.length - 1] ?? t) : t);
+    x.push(end);
     return {
       x: x.map((t) => t / 1000),
       range: [Date.parse(data.from) / 1000, Date.parse(data.to) / 1000] as [number, number],
