@@ -36,7 +36,13 @@ export function TimeChart({
         height: 220,
         series: [
           {},
-          ...series.map((s) => ({ label: s.label, stroke: s.color, fill: `${s.color}33`, width: 2 })),
+          ...series.map((s) => ({
+            label: s.label,
+            stroke: s.color,
+            fill: `${s.color}33`,
+            width: 2,
+            paths: stepped,
+          })),
         ],
         scales: {
           x: { time: true, range: () => range },
