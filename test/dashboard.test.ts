@@ -131,6 +131,16 @@ describe('dashboard', () => {
     const apiMiss = await fetch(`${base}/api/v1/no-such-route`);
     expect(apiMiss.status).toBe(404);
     expect(await apiMiss.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    // The fallback takes no route of the API's own: health and the OpenAPI document answer as before.
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(((await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { openapi: string }).openapi).toBe(
+      '3.1.0',
+    );
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await pageUrl.text())?.[1] ?? '';
+    const script = await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-encoding')).toBe('gzip');
+    expect(script.headers.get('cache-control')).toContain('immutable');
   });
 
   it('a newcomer signs in, creates a key and copies it from the page', async () => {
