@@ -17,6 +17,12 @@ export interface DashboardOptions {
 export const dashboardPlugin = fp<DashboardOptions>(async (app, opts) => {
   if (!existsSync(join(opts.root, 'index.html'))) {
     app.log.warn({ root: opts.root }, 'dashboard not built: run `npm run build` to serve it at /');
+    app.get('/', { schema: { hide: true } }, async () => {
+      throw new ApiError(
+        'NOT_FOUND',
+        'The dashboard is not built: run `npm run build`, then restart the API.',
+      );
+    });
     return;
   }
   await app.register(fastifyStatic, {
