@@ -11,7 +11,7 @@ const reachingIntoAService = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.stack/**', 'coverage/**', 'dist/**'] },
+  { ignores: ['node_modules/**', '.stack/**', 'coverage/**', 'dist/**', 'web/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -11,7 +11,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'services/**/*.test.ts', 'deploy/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'services/**/*.test.ts',
+            'deploy/**/*.test.ts',
+            'web/src/**/*.test.ts',
+          ],
           testTimeout: 10_000,
         },
       },

@@ -288,6 +288,8 @@ describe('keys and roles', () => {
         name: 'ci',
         status: 'active',
         projectId: ACCOUNT,
+        // The signed-in user who created it, for the dashboard's creator column.
+        createdBy: 'owner@a.test',
       }),
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);

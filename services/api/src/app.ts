@@ -13,6 +13,7 @@ import { SessionStore, UserDirectory } from '@warden/shared/users/index';
 import { guard, SESSION_COOKIE } from './caller';
 import { apiErrorOf } from './errors';
 import { createThrottle } from './throttle';
+import { dashboardPlugin } from './plugins/dashboard';
 import { accountRoutes } from './routes/account';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
@@ -37,6 +38,8 @@ export interface ApiDeps {
   loginAttemptsPerMinute?: number;
   /** WARDEN_SIGNUP (default invite): who may sign up without an invitation. */
   signup?: SignupMode;
+  /** The built dashboard (web/dist), served at / with a fallback to index.html for page URLs. */
+  dashboardRoot?: string;
 }
 
 /** Builds the API without listening, so tests drive it with `inject()` or a real port. */
@@ -113,5 +116,6 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v1' },
   );
+  if (deps.dashboardRoot) await app.register(dashboardPlugin, { root: deps.dashboardRoot });
   return app;
 }

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { clickhouseDatabase, loadApiConfig, loadEndpoints } from '@warden/shared/config';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { KeyAuthenticator, PostgresKeys } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
 import { serviceRedis } from '@warden/shared/redis';
 import { createPostgres } from '@warden/shared/postgres/client';
+import { repoRoot } from '@warden/shared/paths';
 import { onShutdown } from '@warden/shared/shutdown';
 import { buildApp } from './app';
 
@@ -37,9 +39,13 @@ const app = await buildApp({
   trustProxy: config.trustProxy,
   loginAttemptsPerMinute: config.loginAttemptsPerMinute,
   signup: config.signup,
+  dashboardRoot: join(repoRoot, 'web', 'dist'),
 });
 await app.listen({ port: config.port, host: config.host });
-log.info({ url: `http://${config.host}:${config.port}/api/v1` }, 'api listening');
+log.info(
+  { url: `http://${config.host}:${config.port}/api/v1`, dashboard: `http://${config.host}:${config.port}/` },
+  'api listening',
+);
 
 onShutdown(log, async () => {
   await app.close();

@@ -60,6 +60,7 @@ export const KeyListing = Type.Object({
   hint: Type.String(),
   status: literals(['active', 'expiring', 'expired', 'revoked']),
   createdAt: Type.String(),
+  createdBy: Type.Optional(Type.String({ description: 'Email of the user who created it, if a user did.' })),
   expiresAt: Type.Optional(Type.String()),
   revokedAt: Type.Optional(Type.String()),
   replacedBy: Type.Optional(Type.String()),

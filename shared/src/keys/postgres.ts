@@ -234,15 +234,21 @@ export class PostgresKeys {
   }
 
   /** Every key (optionally of one project) in creation order, with its project's tier. */
-  async listKeys(accountId?: string): Promise<{ record: KeyRecord; tier: Tier | undefined }[]> {
-    const { rows } = await this.pool.query<KeyRow & { tier: string }>(
+  async listKeys(
+    accountId?: string,
+  ): Promise<{ record: KeyRecord; tier: Tier | undefined; createdBy?: string }[]> {
+    const { rows } = await this.pool.query<KeyRow & { tier: string; creator: string | null }>(
       `SELECT k.id, k.project_id, k.hash, k.hint, k.name, k.scopes, k.created_at, k.expires_at, k.revoked_at,
-              k.replaced_by, k.version, p.tier
-       FROM api_keys k JOIN projects p ON p.id = k.project_id
+              k.replaced_by, k.version, p.tier, u.email AS creator
+       FROM api_keys k JOIN projects p ON p.id = k.project_id LEFT JOIN users u ON u.id = k.created_by
        WHERE $1::text IS NULL OR k.project_id = $1 ORDER BY k.created_at, k.id`,
       [accountId ?? null],
     );
-    return rows.map((row) => ({ record: keyFromRow(row), tier: isTier(row.tier) ? row.tier : undefined }));
+    return rows.map((row) => ({
+      record: keyFromRow(row),
+      tier: isTier(row.tier) ? row.tier : undefined,
+      ...(row.creator ? { createdBy: row.creator } : {}),
+    }));
   }
 
   /**
@@ -428,8 +434,8 @@ export class PostgresKeys {
     opts?: { ifAbsent: true },
   ): Promise<KeyRecord | undefined> {
     const { rows } = await c.query<KeyRow>(
-      `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at, revoked_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ${opts?.ifAbsent ? 'ON CONFLICT DO NOTHING' : ''}
+      `INSERT INTO api_keys (id, project_id, hash, hint, name, scopes, created_at, expires_at, revoked_at, version, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ${opts?.ifAbsent ? 'ON CONFLICT DO NOTHING' : ''}
        RETURNING ${KEY_COLUMNS}`,
       [
         record.keyId,
@@ -442,6 +448,8 @@ export class PostgresKeys {
         date(record.expiresAt),
         date(record.revokedAt),
         Math.max(1, record.version),
+        // Who created it, when a signed-in user did (the actor `user:<id>`): the listing's creator.
+        this.actor.startsWith('user:') ? this.actor.slice('user:'.length) : null,
       ],
     );
     return rows[0] && keyFromRow(rows[0]);

@@ -82,6 +82,8 @@ export interface KeyListing {
   hint: string;
   status: KeyStatus;
   createdAt: string;
+  /** The email of the user who created it (keys made by the CLI or another key have none). */
+  createdBy?: string;
   expiresAt?: string;
   revokedAt?: string;
   replacedBy?: string;
@@ -429,7 +431,7 @@ export class KeyStore {
     return rows
       .map((row, i) => ({ ...row, usage: usages[i]! }))
       .sort((a, b) => a.record.createdAt - b.record.createdAt || a.record.keyId.localeCompare(b.record.keyId))
-      .map(({ record, usage, tier }) => {
+      .map(({ record, usage, tier, createdBy }) => {
         const listing: KeyListing = {
           keyId: record.keyId,
           accountId: record.accountId,
@@ -441,6 +443,7 @@ export class KeyStore {
           usage: { today: usage.today, total: usage.total },
         };
         if (record.name) listing.name = record.name;
+        if (createdBy) listing.createdBy = createdBy;
         if (record.expiresAt !== undefined) listing.expiresAt = iso(record.expiresAt);
         if (record.revokedAt !== undefined) listing.revokedAt = iso(record.revokedAt);
         if (record.replacedBy) listing.replacedBy = record.replacedBy;
@@ -465,7 +468,9 @@ export class KeyStore {
     }));
   }
 
-  private async cachedListing(accountId?: string): Promise<{ record: KeyRecord; tier: Tier | undefined }[]> {
+  private async cachedListing(
+    accountId?: string,
+  ): Promise<{ record: KeyRecord; tier: Tier | undefined; createdBy?: string }[]> {
     const ids = await this.redis.smembers(
       accountId === undefined ? this.keyspace.allKeys : this.keyspace.accountKeys(accountId),
     );

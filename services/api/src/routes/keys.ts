@@ -37,6 +37,7 @@ const listing = (k: StoredListing) => ({
   createdAt: k.createdAt,
   usage: k.usage,
   ...(k.name ? { name: k.name } : {}),
+  ...(k.createdBy ? { createdBy: k.createdBy } : {}),
   ...(k.expiresAt ? { expiresAt: k.expiresAt } : {}),
   ...(k.revokedAt ? { revokedAt: k.revokedAt } : {}),
   ...(k.replacedBy ? { replacedBy: k.replacedBy } : {}),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadApiConfig, loadIngestConfig, redactUrl } from '@warden/shared/config';
+import { ensureDashboardBuilt } from '@warden/shared/dashboard-build';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '../stack/index';
 import { waitUntil } from '../stack/process';
@@ -70,6 +71,12 @@ export async function runStart(): Promise<void> {
   Object.assign(process.env, env);
   await runMigrate();
   await runTopics();
+  try {
+    ensureDashboardBuilt((line) => process.stderr.write(`${line}\n`));
+  } catch (err) {
+    // The pipeline and the API run without it; the API says at / that it is not built.
+    process.stderr.write(`warning: ${(err as Error).message}\n`);
+  }
   const { port, metricsPort, metricsHost } = loadIngestConfig();
   const apiPort = loadApiConfig().port;
   const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -104,6 +111,7 @@ export async function runStart(): Promise<void> {
       '',
       `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
       `  API         ${base}   (docs: http://127.0.0.1:${port}/docs)`,
+      `  Dashboard   http://127.0.0.1:${apiPort}/   (sign in with a user of \`npx warden users create\`)`,
       `  Manage      http://127.0.0.1:${apiPort}/api/v1   (sessions, keys, analytics; docs: http://127.0.0.1:${apiPort}/docs)`,
       `  Metrics     http://${metricsHost}:${metricsPort}/metrics (ingest; not on the API port)`,
       `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
