@@ -11,8 +11,11 @@ import { SessionStore, UserDirectory } from '@warden/shared/users/index';
 import { guard } from './caller';
 import { apiErrorOf } from './errors';
 import { openApiPlugin } from './plugins/openapi';
+import { agentsRoutes } from './routes/agents';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
+import { exportRoutes } from './routes/export';
+import { interactionsRoutes } from './routes/interactions';
 import { keysRoutes } from './routes/keys';
 
 export interface ApiDeps {
@@ -74,6 +77,15 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
       });
       await v1.register(keysRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(analyticsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(agentsRoutes, {
+        clickhouse: deps.clickhouse,
+        database: deps.database,
+        pool: deps.pool,
+        redis: deps.redis,
+        redisPrefix,
+      });
+      await v1.register(interactionsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(exportRoutes, { clickhouse: deps.clickhouse, database: deps.database });
     },
     { prefix: '/api/v1' },
   );

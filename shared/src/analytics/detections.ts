@@ -246,18 +246,64 @@ const FILTER_COLUMNS: Record<keyof DetectionListFilters, string> = {
   conversationId: 'conversation_id',
 };
 
+const LIST_COLUMNS = `finding_id, interaction_id, agent_id, received_ms, threat_type, severity, rule_id,
+  detector, detector_version, confidence, field, span_start, span_end, entity_type, explanation, masked,
+  user_id, session_id, conversation_id`;
+
+type ListRow = Pick<
+  DetectionRow,
+  | 'finding_id'
+  | 'interaction_id'
+  | 'agent_id'
+  | 'received_ms'
+  | 'threat_type'
+  | 'severity'
+  | 'rule_id'
+  | 'detector'
+  | 'detector_version'
+  | 'confidence'
+  | 'field'
+  | 'span_start'
+  | 'span_end'
+  | 'entity_type'
+  | 'explanation'
+  | 'masked'
+  | 'user_id'
+  | 'session_id'
+  | 'conversation_id'
+>;
+
+const listItem = (r: ListRow): DetectionListItem => ({
+  findingId: r.finding_id,
+  interactionId: r.interaction_id,
+  agentId: r.agent_id,
+  receivedMs: Number(r.received_ms),
+  threatType: r.threat_type,
+  severity: r.severity,
+  ruleId: r.rule_id,
+  detector: r.detector,
+  detectorVersion: r.detector_version,
+  confidence: Number(r.confidence),
+  field: r.field,
+  start: Number(r.span_start),
+  end: Number(r.span_end),
+  entityType: r.entity_type,
+  explanation: r.explanation,
+  masked: r.masked,
+  userId: r.user_id,
+  sessionId: r.session_id,
+  conversationId: r.conversation_id,
+});
+
 /**
- * Current findings newest first (receive time, then interaction and finding id), `limit` at a time,
- * continuing after `cursor`. Keyset pagination: a page costs the same wherever it is, and rows that
- * arrive meanwhile never shift later pages. The tuple comparison is spelled out (18.16 lacks it).
+ * The list query shared by the page and the export: current findings of the account in the range
+ * matching the filters, after `cursor`, newest first, each finding once.
  */
-export async function detectionsPage(
-  client: ClickHouseClient,
+function detectionsQuery(
   database: string,
-  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor; limit?: number },
-): Promise<{ items: DetectionListItem[]; next?: DetectionCursor }> {
+  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor },
+): string {
   const s = scopeSql(database, scope);
-  const limit = sqlLimit(scope.limit, 50);
   const where = [s.account, s.received, s.current];
   for (const [name, column] of Object.entries(FILTER_COLUMNS) as [keyof DetectionListFilters, string][]) {
     const value = scope[name];
@@ -274,61 +320,30 @@ export async function detectionsPage(
       `(received_ms < ${ms} OR (received_ms = ${ms} AND (interaction_id < ${i} OR (interaction_id = ${i} AND finding_id < ${f}))))`,
     );
   }
-  const rows = await selectRows<
-    Pick<
-      DetectionRow,
-      | 'finding_id'
-      | 'interaction_id'
-      | 'agent_id'
-      | 'received_ms'
-      | 'threat_type'
-      | 'severity'
-      | 'rule_id'
-      | 'detector'
-      | 'detector_version'
-      | 'confidence'
-      | 'field'
-      | 'span_start'
-      | 'span_end'
-      | 'entity_type'
-      | 'explanation'
-      | 'masked'
-      | 'user_id'
-      | 'session_id'
-      | 'conversation_id'
-    >
-  >(
-    client,
-    `SELECT finding_id, interaction_id, agent_id, received_ms, threat_type, severity, rule_id, detector,
-       detector_version, confidence, field, span_start, span_end, entity_type, explanation, masked,
-       user_id, session_id, conversation_id
+  return `SELECT ${LIST_COLUMNS}
      FROM ${s.db}.detections
      WHERE ${where.join(' AND ')}
      ORDER BY received_ms DESC, interaction_id DESC, finding_id DESC
-     LIMIT 1 BY interaction_id, finding_id
+     LIMIT 1 BY interaction_id, finding_id`;
+}
+
+/**
+ * Current findings newest first (receive time, then interaction and finding id), `limit` at a time,
+ * continuing after `cursor`. Keyset pagination: a page costs the same wherever it is, and rows that
+ * arrive meanwhile never shift later pages. The tuple comparison is spelled out (18.16 lacks it).
+ */
+export async function detectionsPage(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor; limit?: number },
+): Promise<{ items: DetectionListItem[]; next?: DetectionCursor }> {
+  const limit = sqlLimit(scope.limit, 50);
+  const rows = await selectRows<ListRow>(
+    client,
+    `${detectionsQuery(database, scope)}
      LIMIT ${limit + 1}`,
   );
-  const items = rows.slice(0, limit).map((r) => ({
-    findingId: r.finding_id,
-    interactionId: r.interaction_id,
-    agentId: r.agent_id,
-    receivedMs: Number(r.received_ms),
-    threatType: r.threat_type,
-    severity: r.severity,
-    ruleId: r.rule_id,
-    detector: r.detector,
-    detectorVersion: r.detector_version,
-    confidence: Number(r.confidence),
-    field: r.field,
-    start: Number(r.span_start),
-    end: Number(r.span_end),
-    entityType: r.entity_type,
-    explanation: r.explanation,
-    masked: r.masked,
-    userId: r.user_id,
-    sessionId: r.session_id,
-    conversationId: r.conversation_id,
-  }));
+  const items = rows.slice(0, limit).map(listItem);
   const last = items.at(-1);
   return rows.length > limit && last
     ? {
@@ -336,4 +351,30 @@ export async function detectionsPage(
         next: { receivedMs: last.receivedMs, interactionId: last.interactionId, findingId: last.findingId },
       }
     : { items };
+}
+
+/**
+ * Every finding `detectionsPage` would list, in the same order, as they arrive from ClickHouse: rows
+ * are parsed one network chunk at a time, so memory stays flat whatever the size. Breaking out of
+ * the loop (a client that went away) ends the query.
+ */
+export async function* streamDetections(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters,
+  signal?: AbortSignal,
+): AsyncGenerator<DetectionListItem> {
+  const rs = await client.query({
+    query: detectionsQuery(database, scope),
+    format: 'JSONEachRow',
+    ...(signal ? { abort_signal: signal } : {}),
+  });
+  const stream = rs.stream<ListRow>();
+  try {
+    for await (const rows of stream) {
+      for (const row of rows) yield listItem(row.json());
+    }
+  } finally {
+    stream.destroy();
+  }
 }

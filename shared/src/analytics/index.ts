@@ -2,6 +2,7 @@ export { agents, type AgentSummary } from './agents';
 export {
   detectionsForInteraction,
   detectionsPage,
+  streamDetections,
   type DetectionCursor,
   type DetectionListFilters,
   type DetectionListItem,
@@ -17,6 +18,10 @@ export {
 export {
   eventCounts,
   interactionById,
+  interactionsPage,
+  type InteractionCursor,
+  type InteractionListFilters,
+  type InteractionListItem,
   type InteractionDetail,
   latencyPercentiles,
   toolCallFailures,
