@@ -10,7 +10,12 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { buildApp } from '@warden/api';
-import { detectionsPage, hourlyActivity, overview, streamDetections } from '@warden/shared/analytics/index';
+import {
+  detectionsPage,
+  hourlyActivity,
+  overview,
+  streamDetectionLines,
+} from '@warden/shared/analytics/index';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { loadEndpoints } from '@warden/shared/config';
@@ -159,7 +164,8 @@ try {
   const exportCh = async () => {
     const t = performance.now();
     let rows = 0;
-    for await (const row of streamDetections(ch, db, scope)) if (row) rows++;
+    for await (const text of streamDetectionLines(ch, db, scope))
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) rows++;
     return { rows, seconds: (performance.now() - t) / 1000 };
   };
   const viaApi = await exportApi();

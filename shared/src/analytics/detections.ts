@@ -378,3 +378,43 @@ export async function* streamDetections(
     stream.destroy();
   }
 }
+
+/** The list row as the API shows it, computed by ClickHouse (receivedAt ISO from received_ms). */
+const API_FIELDS = `finding_id AS findingId, interaction_id AS interactionId, agent_id AS agentId,
+  concat(replaceOne(toString(toDateTime(intDiv(received_ms, 1000), 'UTC')), ' ', 'T'), '.',
+    substring(toString(1000 + received_ms % 1000), 2, 3), 'Z') AS receivedAt,
+  threat_type AS threatType, toString(severity) AS severity, rule_id AS ruleId, detector,
+  detector_version AS detectorVersion, confidence, field, span_start AS start, span_end AS \`end\`,
+  entity_type AS entityType, explanation, masked, user_id AS userId, session_id AS sessionId,
+  conversation_id AS conversationId`;
+
+/**
+ * The same findings as `streamDetections`, already as the API's JSON lines: ClickHouse writes each
+ * line, Node only passes text through (no parse, no stringify), in chunks of about 64 KB.
+ */
+export async function* streamDetectionLines(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
+  const rs = await client.query({
+    query: `SELECT ${API_FIELDS} FROM (${detectionsQuery(database, scope)})`,
+    format: 'JSONEachRow',
+    ...(signal ? { abort_signal: signal } : {}),
+  });
+  const stream = rs.stream();
+  let chunk = '';
+  try {
+    for await (const rows of stream) {
+      for (const row of rows as { text: string }[]) chunk += `${row.text}\n`;
+      if (chunk.length >= 65_536) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk) yield chunk;
+  } finally {
+    stream.destroy();
+  }
+}

@@ -2,6 +2,7 @@ export { agents, type AgentSummary } from './agents';
 export {
   detectionsForInteraction,
   detectionsPage,
+  streamDetectionLines,
   streamDetections,
   type DetectionCursor,
   type DetectionListFilters,

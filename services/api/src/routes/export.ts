@@ -2,7 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { stringify } from 'csv-stringify';
-import { streamDetections, type DetectionListItem } from '@warden/shared/analytics/index';
+import {
+  streamDetectionLines,
+  streamDetections,
+  type DetectionListItem,
+} from '@warden/shared/analytics/index';
 import { iso, rangeOf } from '../query';
 import { errorResponses, ExportQuery, ProjectHeader, security } from '../schemas';
 
@@ -38,19 +42,6 @@ const record = ({ receivedMs, ...rest }: DetectionListItem) => ({ ...rest, recei
 
 /** The 200 schema documents a text body; Fastify sends a stream as is (no serialisation). */
 const asBody = (stream: Readable) => stream as unknown as string;
-
-/** JSON lines in chunks of about 64 KB, so a million rows are not a million socket writes. */
-async function* jsonLines(rows: AsyncIterable<DetectionListItem>): AsyncGenerator<string> {
-  let chunk = '';
-  for await (const row of rows) {
-    chunk += `${JSON.stringify(record(row))}\n`;
-    if (chunk.length >= 65_536) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk) yield chunk;
-}
 
 /**
  * Every current finding of the project matching the filters, newest first, streamed from ClickHouse
@@ -89,32 +80,28 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
       const format = q.format ?? 'jsonl';
       const abort = new AbortController();
       reply.raw.on('close', () => abort.abort());
-      const rows = streamDetections(
-        opts.clickhouse,
-        opts.database,
-        {
-          accountId: req.projectId,
-          from: fromMs,
-          to: toMs,
-          ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
-          ...(q.threatType !== undefined ? { threatType: q.threatType } : {}),
-          ...(q.severity !== undefined ? { severity: q.severity } : {}),
-          ...(q.ruleId !== undefined ? { ruleId: q.ruleId } : {}),
-          ...(q.userId !== undefined ? { userId: q.userId } : {}),
-          ...(q.sessionId !== undefined ? { sessionId: q.sessionId } : {}),
-          ...(q.conversationId !== undefined ? { conversationId: q.conversationId } : {}),
-        },
-        abort.signal,
-      );
-      // The first rows are awaited before the answer starts, so a failing query is still a clean 5xx.
-      const first = await rows.next();
-      async function* all(): AsyncGenerator<DetectionListItem> {
-        if (!first.done) yield first.value;
-        yield* rows;
-      }
+      const scope = {
+        accountId: req.projectId,
+        from: fromMs,
+        to: toMs,
+        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
+        ...(q.threatType !== undefined ? { threatType: q.threatType } : {}),
+        ...(q.severity !== undefined ? { severity: q.severity } : {}),
+        ...(q.ruleId !== undefined ? { ruleId: q.ruleId } : {}),
+        ...(q.userId !== undefined ? { userId: q.userId } : {}),
+        ...(q.sessionId !== undefined ? { sessionId: q.sessionId } : {}),
+        ...(q.conversationId !== undefined ? { conversationId: q.conversationId } : {}),
+      };
       const name = `detections-${iso(fromMs).slice(0, 10)}-${iso(toMs).slice(0, 10)}.${format}`;
       reply.header('content-disposition', `attachment; filename="${name}"`);
+      // The first chunk is awaited before the answer starts, so a failing query is still a clean 5xx.
       if (format === 'csv') {
+        const rows = streamDetections(opts.clickhouse, opts.database, scope, abort.signal);
+        const first = await rows.next();
+        async function* all(): AsyncGenerator<DetectionListItem> {
+          if (!first.done) yield first.value;
+          yield* rows;
+        }
         const csv = stringify({ header: true, columns: [...COLUMNS], escape_formulas: true });
         Readable.from(all(), { objectMode: true })
           .map(record)
@@ -122,7 +109,13 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
           .pipe(csv);
         return reply.type('text/csv; charset=utf-8').send(asBody(csv));
       }
-      return reply.type('application/x-ndjson').send(asBody(Readable.from(jsonLines(all()))));
+      const lines = streamDetectionLines(opts.clickhouse, opts.database, scope, abort.signal);
+      const first = await lines.next();
+      async function* text(): AsyncGenerator<string> {
+        if (!first.done) yield first.value;
+        yield* lines;
+      }
+      return reply.type('application/x-ndjson').send(asBody(Readable.from(text())));
     },
   );
 };
