@@ -281,6 +281,21 @@ describe('detections export', () => {
 
     const page = await call('GET', `/api/v1/detections?${range}&limit=1000`, { key: keyA.key });
     expect(rows).toEqual(page.body.items);
+    // Small pages (each looks back an hour, then wider) join up to the same list, no gaps, no repeats.
+    const paged: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const next = await call(
+        'GET',
+        `/api/v1/detections?${range}&limit=7${cursor ? `&cursor=${cursor}` : ''}`,
+        {
+          key: keyA.key,
+        },
+      );
+      paged.push(...next.body.items);
+      cursor = next.body.nextCursor;
+    } while (cursor && paged.length <= rows.length);
+    expect(paged).toEqual(rows);
 
     const csv = await call('GET', `/api/v1/detections/export?${range}&format=csv&severity=high`, {
       cookie: ownerA.cookie,

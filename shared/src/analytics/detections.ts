@@ -3,6 +3,7 @@ import { selectRows } from '../clickhouse/client';
 import { sqlIdentifier, sqlString } from '../clickhouse/escape';
 import type { DetectionRow } from '../clickhouse/rows';
 import type { Finding, Severity } from '../schemas/detection';
+import { rangeMs } from '../clickhouse/range';
 import { INJECTION_THREATS, scopeSql, sqlLimit, type AccountRange } from './scope';
 
 /*
@@ -338,11 +339,23 @@ export async function detectionsPage(
   scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor; limit?: number },
 ): Promise<{ items: DetectionListItem[]; next?: DetectionCursor }> {
   const limit = sqlLimit(scope.limit, 50);
-  const rows = await selectRows<ListRow>(
-    client,
-    `${detectionsQuery(database, scope)}
+  const { fromMs, toMs } = rangeMs(scope);
+  const top = scope.cursor ? Math.min(toMs, Math.floor(scope.cursor.receivedMs) + 1) : toMs;
+  if (top <= fromMs) return { items: [] };
+  // Newest first: look in the last hour before the cursor, then 4, 16, … hours, until a page is
+  // full or the range is covered. Every row outside a window is older than every row inside it, so
+  // the page is the one the whole range would give, while the current-analysis subquery only reads
+  // the window's analyses instead of the whole range's.
+  let rows: ListRow[];
+  for (let span = 3_600_000; ; span *= 4) {
+    const start = Math.max(fromMs, top - span);
+    rows = await selectRows<ListRow>(
+      client,
+      `${detectionsQuery(database, { ...scope, from: start, to: top })}
      LIMIT ${limit + 1}`,
-  );
+    );
+    if (rows.length > limit || start === fromMs) break;
+  }
   const items = rows.slice(0, limit).map(listItem);
   const last = items.at(-1);
   return rows.length > limit && last
