@@ -514,6 +514,12 @@ describe('ClickHouse analytics on 18.16-compatible schema', () => {
         platforms: a.platforms,
         interactions: inRange.filter((s) => s.agent.id === a.agent).length,
         findings: perAgentFindings.get(a.agent)?.length ?? 0,
+        bySeverity: Object.fromEntries(
+          SEVERITIES.map((sev) => [
+            sev,
+            (perAgentFindings.get(a.agent) ?? []).filter((c) => c.f.severity === sev).length,
+          ]),
+        ),
       })),
     );
     expect(await analytics.eventCounts(client, db, range)).toEqual(

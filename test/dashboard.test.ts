@@ -204,7 +204,13 @@ describe('dashboard', () => {
     await page.getByRole('link', { name: agentId }).click();
     await page.waitForURL(`${base}/agents/${agentId}`);
     await page.locator(`a[href="/interactions/${injected}"]`).first().waitFor();
+    // Renamed in the page: the API keeps it, and the list shows it.
+    await page.getByLabel('Name').fill('Support bot');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Support bot' }).waitFor();
     await check(page, 'agent');
+    await page.goto(`${base}/agents`);
+    await page.locator(`tr[data-agent-id="${agentId}"]`, { hasText: 'Support bot' }).waitFor();
   });
 
   it('the interaction page marks the injected phrase and the masked address at their spans', async () => {

@@ -103,8 +103,15 @@ export interface Interaction {
 export interface Agent {
   agentId: string;
   name?: string;
-  lastSeenAt?: string;
-  interactions?: number;
-  detections?: Record<string, number> | number;
-  archived?: boolean;
+  description?: string;
+  canaries: string[];
+  archived: boolean;
+  archivedAt?: string;
+  /** Absent for an agent described through the API but never seen in data. */
+  firstSeen?: string;
+  lastSeen?: string;
+  platforms: string[];
+  interactions: number;
+  findings: number;
+  bySeverity: Record<string, number>;
 }

@@ -18,6 +18,9 @@ import { accountRoutes } from './routes/account';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
 import { invitationsRoutes } from './routes/invitations';
+import { agentsRoutes } from './routes/agents';
+import { exportRoutes } from './routes/export';
+import { interactionsRoutes } from './routes/interactions';
 import { keysRoutes } from './routes/keys';
 import { membersRoutes } from './routes/members';
 import { projectsRoutes } from './routes/projects';
@@ -113,6 +116,15 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
         signup: deps.signup ?? 'invite',
         throttle,
       });
+      await v1.register(agentsRoutes, {
+        clickhouse: deps.clickhouse,
+        database: deps.database,
+        pool: deps.pool,
+        redis: deps.redis,
+        redisPrefix,
+      });
+      await v1.register(interactionsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(exportRoutes, { clickhouse: deps.clickhouse, database: deps.database });
     },
     { prefix: '/api/v1' },
   );

@@ -229,3 +229,116 @@ export const InteractionResult = Type.Object({
     }),
   ),
 });
+
+const Id = (description: string) => Type.Optional(Type.String({ maxLength: 256, description }));
+
+export const AgentsQuery = Type.Object(RangeQuery);
+
+const BySeverity = Type.Object(
+  Object.fromEntries(SEVERITIES.map((s) => [s, Type.Integer()])) as Record<
+    (typeof SEVERITIES)[number],
+    ReturnType<typeof Type.Integer>
+  >,
+);
+
+export const Agent = Type.Object({
+  agentId: Type.String(),
+  name: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  canaries: Type.Array(Type.String()),
+  archived: Type.Boolean(),
+  archivedAt: Type.Optional(Type.String()),
+  /** Absent for an agent described in the API but never seen in data. */
+  firstSeen: Type.Optional(Type.String()),
+  lastSeen: Type.Optional(Type.String()),
+  platforms: Type.Array(Type.String()),
+  interactions: Type.Integer({ description: 'In the range.' }),
+  findings: Type.Integer({ description: 'In the range.' }),
+  bySeverity: BySeverity,
+});
+
+export const AgentsList = Type.Object({
+  projectId: Type.String(),
+  from: Type.String(),
+  to: Type.String(),
+  agents: Type.Array(Agent),
+});
+
+export const AgentParams = Type.Object({ agentId: Type.String({ minLength: 1, maxLength: 256 }) });
+
+export const AgentPatchBody = Type.Object(
+  {
+    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+    canaries: Type.Optional(
+      Type.Array(Type.String({ minLength: 4, maxLength: 256 }), {
+        maxItems: 50,
+        description: 'Canary tokens planted in this agent’s context: one in a response is a leak.',
+      }),
+    ),
+    archived: Type.Optional(
+      Type.Boolean({ description: 'Archived agents free their slot in the tier’s agent limit.' }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+const ListFilters = {
+  agentId: Id('Only this agent.'),
+  userId: Id('Only this end user.'),
+  sessionId: Id('Only this session.'),
+  conversationId: Id('Only this conversation.'),
+};
+
+export const InteractionsQuery = Type.Object({
+  ...RangeQuery,
+  ...ListFilters,
+  cursor: Type.Optional(
+    Type.String({ maxLength: 1024, description: 'The `nextCursor` of the previous page.' }),
+  ),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1–1000, default 50.' })),
+});
+
+export const InteractionsPage = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      interactionId: Type.String(),
+      agentId: Type.String(),
+      receivedAt: Type.String(),
+      endpoint: Type.String(),
+      platform: Type.String(),
+      userId: Type.String(),
+      sessionId: Type.String(),
+      conversationId: Type.String(),
+      model: Type.String(),
+      tokensUsed: Type.Integer(),
+      responseTimeMs: Type.Integer(),
+    }),
+  ),
+  nextCursor: Type.Optional(Type.String()),
+});
+
+export const ExportQuery = Type.Object({
+  ...RangeQuery,
+  ...ListFilters,
+  threatType: Type.Optional(Type.String({ maxLength: 64 })),
+  severity: Type.Optional(literals(SEVERITIES)),
+  ruleId: Type.Optional(Type.String({ maxLength: 128 })),
+  format: Type.Optional(literals(['jsonl', 'csv'])),
+});
+
+export const KeyUsageQuery = Type.Object({
+  days: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,3}$', description: '1–366 UTC days up to today; default 30.' }),
+  ),
+});
+
+export const KeyUsage = Type.Object({
+  keyId: Type.String(),
+  from: Type.String({ description: 'First UTC day (YYYY-MM-DD).' }),
+  to: Type.String({ description: 'Last UTC day, today.' }),
+  total: Type.Integer({ description: 'Requests over these days.' }),
+  days: Type.Array(Type.Object({ day: Type.String(), requests: Type.Integer() }), {
+    description: 'Every day of the window, oldest first, 0 where the key was not used.',
+  }),
+});

@@ -212,6 +212,13 @@ export function redisGuards(opts: RedisGuardsOptions): RedisGuards {
         }
         throw err;
       }
+      if (admission.archived) {
+        throw new ApiError(
+          'AGENT_LIMIT_EXCEEDED',
+          `Agent "${agentId}" is archived and holds no slot of the ${caller.tier} tier's ${caller.agentLimit}; unarchive it (PATCH /api/v1/agents/{agentId} with {"archived": false}) to send its data again.`,
+          { field: 'agentId', expected: 'an agent that is not archived', received: 'an archived agentId' },
+        );
+      }
       if (!admission.allowed) {
         throw new ApiError(
           'AGENT_LIMIT_EXCEEDED',

@@ -5,3 +5,4 @@ export {
   type AgentRegistryOptions,
   type AgentSeen,
 } from './registry';
+export { AgentDirectory, type AgentProfile, type AgentProfileChange } from './directory';

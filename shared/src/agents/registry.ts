@@ -4,12 +4,16 @@ import type { Redis } from 'ioredis';
  * Which agentIds an account has reported, enforcing the tier's agent limit.
  *
  * Layout (P = prefix): P agents:<accountId> SET of agentIds; P agents:<accountId>:first and
- * P agents:<accountId>:last HASHes agentId → epoch ms.
+ * P agents:<accountId>:last HASHes agentId → epoch ms; P agents:<accountId>:archived SET of agentIds
+ * archived through the API. An archived agent is out of the counted set (its slot is free) and is
+ * refused until it is unarchived, which takes a slot again.
  *
  * A new agent is admitted by one Lua script that checks membership, SCARD and SADDs atomically, so
  * parallel requests from many processes can never push an account past its limit. Agents this
  * process has seen admitted are remembered, so their later requests pay no round trip; their
- * last-seen time is written at most once per agent per `lastSeenEveryMs`, in the background.
+ * last-seen time is written at most once per agent per `lastSeenEveryMs`, in the background, by the
+ * same script: an agent archived meanwhile is forgotten then, so every process refuses it within
+ * `lastSeenEveryMs` of the archive.
  */
 
 export interface AgentAdmission {
@@ -18,6 +22,8 @@ export interface AgentAdmission {
   known: boolean;
   /** Agents registered for the account (exact on a Redis answer; as of the last one on a local hit). */
   count: number;
+  /** Refused because the agent is archived (it holds no slot until unarchived). */
+  archived?: boolean;
 }
 
 export interface AgentRegistryOptions {
@@ -38,6 +44,9 @@ export interface AgentSeen {
 
 const ADMIT_LUA = `
 local now = ARGV[3]
+if redis.call('SISMEMBER', KEYS[4], ARGV[1]) == 1 then
+  return {0, 2, redis.call('SCARD', KEYS[1])}
+end
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then
   redis.call('HSET', KEYS[3], ARGV[1], now)
   return {1, 1, redis.call('SCARD', KEYS[1])}
@@ -52,7 +61,31 @@ redis.call('HSET', KEYS[3], ARGV[1], now)
 return {1, 0, count + 1}
 `;
 
+// Takes the agent out of the counted set and marks it archived; answers the agents left counted.
+const ARCHIVE_LUA = `
+redis.call('SREM', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[1])
+return redis.call('SCARD', KEYS[1])
+`;
+
+// Gives an archived agent its slot back when one is free: {1, count} done (or was not archived),
+// {0, count} the limit is reached.
+const UNARCHIVE_LUA = `
+local count = redis.call('SCARD', KEYS[1])
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then
+  return {1, count}
+end
+if count >= tonumber(ARGV[2]) then
+  return {0, count}
+end
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('SADD', KEYS[1], ARGV[1])
+return {1, count + 1}
+`;
+
 const COMMAND = 'wardenAgentAdmit';
+const ARCHIVE = 'wardenAgentArchive';
+const UNARCHIVE = 'wardenAgentUnarchive';
 const DOWN = new Set(['reconnecting', 'close', 'end']);
 
 /** Redis could not be asked about a new agent: answer 503 with Retry-After, not 403. */
@@ -69,10 +102,13 @@ type AdmitCommand = (
   set: string,
   first: string,
   last: string,
+  archived: string,
   agentId: string,
   limit: number,
   now: number,
 ) => Promise<unknown>;
+
+type RedisScript = (...args: (string | number)[]) => Promise<unknown>;
 
 export class AgentRegistry {
   private readonly redis: Redis;
@@ -92,7 +128,11 @@ export class AgentRegistry {
     this.onError = options.onError ?? (() => undefined);
     const commands = this.redis as unknown as Record<string, unknown>;
     if (typeof commands[COMMAND] !== 'function')
-      this.redis.defineCommand(COMMAND, { numberOfKeys: 3, lua: ADMIT_LUA });
+      this.redis.defineCommand(COMMAND, { numberOfKeys: 4, lua: ADMIT_LUA });
+    if (typeof commands[ARCHIVE] !== 'function')
+      this.redis.defineCommand(ARCHIVE, { numberOfKeys: 2, lua: ARCHIVE_LUA });
+    if (typeof commands[UNARCHIVE] !== 'function')
+      this.redis.defineCommand(UNARCHIVE, { numberOfKeys: 2, lua: UNARCHIVE_LUA });
   }
 
   /**
@@ -112,29 +152,80 @@ export class AgentRegistry {
     if (lastWritten !== undefined) {
       if (now - lastWritten >= this.lastSeenEveryMs) {
         this.known.set(localKey, now);
-        this.redis.hset(this.keys(accountId).last, agentId, now).catch(this.onError);
+        // Re-admitting writes last-seen and notices an archive: then the next request asks Redis.
+        this.run(accountId, agentId, limit, now).then((reply) => {
+          if (reply[0] !== 1) this.known.delete(localKey);
+        }, this.onError);
       }
       return { allowed: true, known: true, count: this.counts.get(accountId) ?? 1 };
     }
 
-    const keys = this.keys(accountId);
-    const admit = (this.redis as unknown as Record<string, AdmitCommand>)[COMMAND] as AdmitCommand;
     let reply: [number, number, number];
     try {
       // A connection known to be down would only queue or fail: fail at once.
       if (DOWN.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
-      reply = (await admit.call(this.redis, keys.set, keys.first, keys.last, agentId, limit, now)) as [
-        number,
-        number,
-        number,
-      ];
+      reply = await this.run(accountId, agentId, limit, now);
     } catch (error) {
       throw new AgentRegistryUnavailableError(error);
     }
     const [allowed, known, count] = reply;
     this.counts.set(accountId, count);
     if (allowed === 1) this.remember(localKey, now);
-    return { allowed: allowed === 1, known: known === 1, count };
+    return {
+      allowed: allowed === 1,
+      known: known === 1,
+      count,
+      ...(known === 2 ? { archived: true } : {}),
+    };
+  }
+
+  private async run(
+    accountId: string,
+    agentId: string,
+    limit: number,
+    now: number,
+  ): Promise<[number, number, number]> {
+    const keys = this.keys(accountId);
+    const admit = (this.redis as unknown as Record<string, AdmitCommand>)[COMMAND] as AdmitCommand;
+    return (await admit.call(
+      this.redis,
+      keys.set,
+      keys.first,
+      keys.last,
+      keys.archived,
+      agentId,
+      limit,
+      now,
+    )) as [number, number, number];
+  }
+
+  /**
+   * Archives the agent: its slot is free at once; ingest processes refuse its data within
+   * `lastSeenEveryMs`. Answers how many agents still count against the limit.
+   */
+  async archive(accountId: string, agentId: string): Promise<number> {
+    const keys = this.keys(accountId);
+    const command = (this.redis as unknown as Record<string, RedisScript>)[ARCHIVE] as RedisScript;
+    return Number(await command.call(this.redis, keys.set, keys.archived, agentId));
+  }
+
+  /**
+   * Gives an archived agent a slot again, if the limit leaves one; `false` when it does not (archive
+   * another agent or raise the tier first). An agent that is not archived is left as it is.
+   */
+  async unarchive(
+    accountId: string,
+    agentId: string,
+    agentLimit: number,
+  ): Promise<{ ok: boolean; count: number }> {
+    const keys = this.keys(accountId);
+    const limit = Number.isFinite(agentLimit) ? agentLimit : Number.MAX_SAFE_INTEGER;
+    const command = (this.redis as unknown as Record<string, RedisScript>)[UNARCHIVE] as RedisScript;
+    const [ok, count] = (await command.call(this.redis, keys.set, keys.archived, agentId, limit)) as [
+      number,
+      number,
+    ];
+    return { ok: ok === 1, count };
   }
 
   /** Registered agents with first/last seen, for dashboards and tests. */
@@ -173,6 +264,6 @@ export class AgentRegistry {
 
   private keys(accountId: string) {
     const base = `${this.prefix}agents:${accountId}`;
-    return { set: base, first: `${base}:first`, last: `${base}:last` };
+    return { set: base, first: `${base}:first`, last: `${base}:last`, archived: `${base}:archived` };
   }
 }

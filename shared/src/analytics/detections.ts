@@ -3,6 +3,7 @@ import { selectRows } from '../clickhouse/client';
 import { sqlIdentifier, sqlString } from '../clickhouse/escape';
 import type { DetectionRow } from '../clickhouse/rows';
 import type { Finding, Severity } from '../schemas/detection';
+import { rangeMs } from '../clickhouse/range';
 import { INJECTION_THREATS, scopeSql, sqlLimit, type AccountRange } from './scope';
 
 /*
@@ -246,18 +247,64 @@ const FILTER_COLUMNS: Record<keyof DetectionListFilters, string> = {
   conversationId: 'conversation_id',
 };
 
+const LIST_COLUMNS = `finding_id, interaction_id, agent_id, received_ms, threat_type, severity, rule_id,
+  detector, detector_version, confidence, field, span_start, span_end, entity_type, explanation, masked,
+  user_id, session_id, conversation_id`;
+
+type ListRow = Pick<
+  DetectionRow,
+  | 'finding_id'
+  | 'interaction_id'
+  | 'agent_id'
+  | 'received_ms'
+  | 'threat_type'
+  | 'severity'
+  | 'rule_id'
+  | 'detector'
+  | 'detector_version'
+  | 'confidence'
+  | 'field'
+  | 'span_start'
+  | 'span_end'
+  | 'entity_type'
+  | 'explanation'
+  | 'masked'
+  | 'user_id'
+  | 'session_id'
+  | 'conversation_id'
+>;
+
+const listItem = (r: ListRow): DetectionListItem => ({
+  findingId: r.finding_id,
+  interactionId: r.interaction_id,
+  agentId: r.agent_id,
+  receivedMs: Number(r.received_ms),
+  threatType: r.threat_type,
+  severity: r.severity,
+  ruleId: r.rule_id,
+  detector: r.detector,
+  detectorVersion: r.detector_version,
+  confidence: Number(r.confidence),
+  field: r.field,
+  start: Number(r.span_start),
+  end: Number(r.span_end),
+  entityType: r.entity_type,
+  explanation: r.explanation,
+  masked: r.masked,
+  userId: r.user_id,
+  sessionId: r.session_id,
+  conversationId: r.conversation_id,
+});
+
 /**
- * Current findings newest first (receive time, then interaction and finding id), `limit` at a time,
- * continuing after `cursor`. Keyset pagination: a page costs the same wherever it is, and rows that
- * arrive meanwhile never shift later pages. The tuple comparison is spelled out (18.16 lacks it).
+ * The list query shared by the page and the export: current findings of the account in the range
+ * matching the filters, after `cursor`, newest first, each finding once.
  */
-export async function detectionsPage(
-  client: ClickHouseClient,
+function detectionsQuery(
   database: string,
-  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor; limit?: number },
-): Promise<{ items: DetectionListItem[]; next?: DetectionCursor }> {
+  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor },
+): string {
   const s = scopeSql(database, scope);
-  const limit = sqlLimit(scope.limit, 50);
   const where = [s.account, s.received, s.current];
   for (const [name, column] of Object.entries(FILTER_COLUMNS) as [keyof DetectionListFilters, string][]) {
     const value = scope[name];
@@ -274,61 +321,42 @@ export async function detectionsPage(
       `(received_ms < ${ms} OR (received_ms = ${ms} AND (interaction_id < ${i} OR (interaction_id = ${i} AND finding_id < ${f}))))`,
     );
   }
-  const rows = await selectRows<
-    Pick<
-      DetectionRow,
-      | 'finding_id'
-      | 'interaction_id'
-      | 'agent_id'
-      | 'received_ms'
-      | 'threat_type'
-      | 'severity'
-      | 'rule_id'
-      | 'detector'
-      | 'detector_version'
-      | 'confidence'
-      | 'field'
-      | 'span_start'
-      | 'span_end'
-      | 'entity_type'
-      | 'explanation'
-      | 'masked'
-      | 'user_id'
-      | 'session_id'
-      | 'conversation_id'
-    >
-  >(
-    client,
-    `SELECT finding_id, interaction_id, agent_id, received_ms, threat_type, severity, rule_id, detector,
-       detector_version, confidence, field, span_start, span_end, entity_type, explanation, masked,
-       user_id, session_id, conversation_id
+  return `SELECT ${LIST_COLUMNS}
      FROM ${s.db}.detections
      WHERE ${where.join(' AND ')}
      ORDER BY received_ms DESC, interaction_id DESC, finding_id DESC
-     LIMIT 1 BY interaction_id, finding_id
+     LIMIT 1 BY interaction_id, finding_id`;
+}
+
+/**
+ * Current findings newest first (receive time, then interaction and finding id), `limit` at a time,
+ * continuing after `cursor`. Keyset pagination: a page costs the same wherever it is, and rows that
+ * arrive meanwhile never shift later pages. The tuple comparison is spelled out (18.16 lacks it).
+ */
+export async function detectionsPage(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters & { cursor?: DetectionCursor; limit?: number },
+): Promise<{ items: DetectionListItem[]; next?: DetectionCursor }> {
+  const limit = sqlLimit(scope.limit, 50);
+  const { fromMs, toMs } = rangeMs(scope);
+  const top = scope.cursor ? Math.min(toMs, Math.floor(scope.cursor.receivedMs) + 1) : toMs;
+  if (top <= fromMs) return { items: [] };
+  // Newest first: look in the last hour before the cursor, then 4, 16, … hours, until a page is
+  // full or the range is covered. Every row outside a window is older than every row inside it, so
+  // the page is the one the whole range would give, while the current-analysis subquery only reads
+  // the window's analyses instead of the whole range's.
+  let rows: ListRow[];
+  for (let span = 3_600_000; ; span *= 4) {
+    const start = Math.max(fromMs, top - span);
+    rows = await selectRows<ListRow>(
+      client,
+      `${detectionsQuery(database, { ...scope, from: start, to: top })}
      LIMIT ${limit + 1}`,
-  );
-  const items = rows.slice(0, limit).map((r) => ({
-    findingId: r.finding_id,
-    interactionId: r.interaction_id,
-    agentId: r.agent_id,
-    receivedMs: Number(r.received_ms),
-    threatType: r.threat_type,
-    severity: r.severity,
-    ruleId: r.rule_id,
-    detector: r.detector,
-    detectorVersion: r.detector_version,
-    confidence: Number(r.confidence),
-    field: r.field,
-    start: Number(r.span_start),
-    end: Number(r.span_end),
-    entityType: r.entity_type,
-    explanation: r.explanation,
-    masked: r.masked,
-    userId: r.user_id,
-    sessionId: r.session_id,
-    conversationId: r.conversation_id,
-  }));
+    );
+    if (rows.length > limit || start === fromMs) break;
+  }
+  const items = rows.slice(0, limit).map(listItem);
   const last = items.at(-1);
   return rows.length > limit && last
     ? {
@@ -336,4 +364,70 @@ export async function detectionsPage(
         next: { receivedMs: last.receivedMs, interactionId: last.interactionId, findingId: last.findingId },
       }
     : { items };
+}
+
+/**
+ * Every finding `detectionsPage` would list, in the same order, as they arrive from ClickHouse: rows
+ * are parsed one network chunk at a time, so memory stays flat whatever the size. Breaking out of
+ * the loop (a client that went away) ends the query.
+ */
+export async function* streamDetections(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters,
+  signal?: AbortSignal,
+): AsyncGenerator<DetectionListItem> {
+  const rs = await client.query({
+    query: detectionsQuery(database, scope),
+    format: 'JSONEachRow',
+    ...(signal ? { abort_signal: signal } : {}),
+  });
+  const stream = rs.stream<ListRow>();
+  try {
+    for await (const rows of stream) {
+      for (const row of rows) yield listItem(row.json());
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The list row as the API shows it, computed by ClickHouse (receivedAt ISO from received_ms). */
+const API_FIELDS = `finding_id AS findingId, interaction_id AS interactionId, agent_id AS agentId,
+  concat(replaceOne(toString(toDateTime(intDiv(received_ms, 1000), 'UTC')), ' ', 'T'), '.',
+    substring(toString(1000 + received_ms % 1000), 2, 3), 'Z') AS receivedAt,
+  threat_type AS threatType, toString(severity) AS severity, rule_id AS ruleId, detector,
+  detector_version AS detectorVersion, confidence, field, span_start AS start, span_end AS \`end\`,
+  entity_type AS entityType, explanation, masked, user_id AS userId, session_id AS sessionId,
+  conversation_id AS conversationId`;
+
+/**
+ * The same findings as `streamDetections`, already as the API's JSON lines: ClickHouse writes each
+ * line, Node only passes text through (no parse, no stringify), in chunks of about 64 KB.
+ */
+export async function* streamDetectionLines(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & DetectionListFilters,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
+  const rs = await client.query({
+    query: `SELECT ${API_FIELDS} FROM (${detectionsQuery(database, scope)})`,
+    format: 'JSONEachRow',
+    ...(signal ? { abort_signal: signal } : {}),
+  });
+  const stream = rs.stream();
+  let chunk = '';
+  try {
+    for await (const rows of stream) {
+      for (const row of rows as { text: string }[]) chunk += `${row.text}\n`;
+      if (chunk.length >= 65_536) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    if (chunk) yield chunk;
+  } finally {
+    stream.destroy();
+  }
 }

@@ -2,6 +2,8 @@ export { agents, type AgentSummary } from './agents';
 export {
   detectionsForInteraction,
   detectionsPage,
+  streamDetectionLines,
+  streamDetections,
   type DetectionCursor,
   type DetectionListFilters,
   type DetectionListItem,
@@ -17,6 +19,10 @@ export {
 export {
   eventCounts,
   interactionById,
+  interactionsPage,
+  type InteractionCursor,
+  type InteractionListFilters,
+  type InteractionListItem,
   type InteractionDetail,
   latencyPercentiles,
   toolCallFailures,

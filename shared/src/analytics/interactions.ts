@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { selectRows } from '../clickhouse/client';
 import { sqlIdentifier, sqlString } from '../clickhouse/escape';
 import type { InteractionRow } from '../clickhouse/rows';
-import { scopeSql, type AccountRange } from './scope';
+import { scopeSql, sqlLimit, type AccountRange } from './scope';
 
 /*
  * Drill-downs over raw `interactions`. Until a merge, a re-inserted interaction is two rows; each
@@ -189,4 +189,97 @@ export async function interactionById(
     toolCalls: parsedJson(row.tool_calls),
     metadata: parsedJson(row.metadata),
   };
+}
+
+/** Where a page of interactions ends: the last row's sort key, opaque to clients. */
+export interface InteractionCursor {
+  receivedMs: number;
+  interactionId: string;
+}
+
+export interface InteractionListFilters {
+  agentId?: string;
+  userId?: string;
+  sessionId?: string;
+  conversationId?: string;
+}
+
+/** One interaction of a list: what identifies and measures it (the detail route has the texts). */
+export type InteractionListItem = Omit<InteractionDetail, 'prompt' | 'response' | 'toolCalls' | 'metadata'>;
+
+const INTERACTION_FILTERS: Record<keyof InteractionListFilters, string> = {
+  agentId: 'agent_id',
+  userId: 'user_id',
+  sessionId: 'session_id',
+  conversationId: 'conversation_id',
+};
+
+/**
+ * Interactions newest first (receive time, then id), `limit` at a time after `cursor`: keyset
+ * pagination as `detectionsPage`, each interaction once however often its insert was retried.
+ */
+export async function interactionsPage(
+  client: ClickHouseClient,
+  database: string,
+  scope: AccountRange & InteractionListFilters & { cursor?: InteractionCursor; limit?: number },
+): Promise<{ items: InteractionListItem[]; next?: InteractionCursor }> {
+  const s = scopeSql(database, scope);
+  const limit = sqlLimit(scope.limit, 50);
+  const where = [s.account, s.received];
+  for (const [name, column] of Object.entries(INTERACTION_FILTERS) as [
+    keyof InteractionListFilters,
+    string,
+  ][]) {
+    const value = scope[name];
+    if (value !== undefined) where.push(`${column} = ${sqlString(value)}`);
+  }
+  if (scope.cursor) {
+    const ms = Math.floor(scope.cursor.receivedMs);
+    if (!Number.isSafeInteger(ms) || ms < 0)
+      throw new Error('cursor: receivedMs must be a non-negative integer');
+    const i = sqlString(scope.cursor.interactionId);
+    where.push(`(received_ms < ${ms} OR (received_ms = ${ms} AND interaction_id < ${i}))`);
+  }
+  const rows = await selectRows<
+    Pick<
+      InteractionRow,
+      | 'interaction_id'
+      | 'agent_id'
+      | 'received_ms'
+      | 'endpoint'
+      | 'platform'
+      | 'user_id'
+      | 'session_id'
+      | 'conversation_id'
+      | 'model'
+      | 'tokens_used'
+      | 'response_time_ms'
+    >
+  >(
+    client,
+    `SELECT interaction_id, agent_id, received_ms, endpoint, platform, user_id, session_id,
+       conversation_id, model, tokens_used, response_time_ms
+     FROM ${s.db}.interactions
+     WHERE ${where.join(' AND ')}
+     ORDER BY received_ms DESC, interaction_id DESC
+     LIMIT 1 BY interaction_id
+     LIMIT ${limit + 1}`,
+  );
+  const items = rows.slice(0, limit).map((r) => ({
+    interactionId: r.interaction_id,
+    agentId: r.agent_id,
+    receivedMs: Number(r.received_ms),
+    endpoint: r.endpoint,
+    platform: r.platform,
+    userId: r.user_id,
+    sessionId: r.session_id,
+    conversationId: r.conversation_id,
+    model: r.model,
+    tokensUsed: Number(r.tokens_used),
+    responseTimeMs: Number(r.response_time_ms),
+  }));
+  const last = items.at(-1);
+  return rows.length > limit && last
+    ? { items, next: { receivedMs: last.receivedMs, interactionId: last.interactionId } }
+    : { items };
 }

@@ -33,6 +33,7 @@ export {
   type KeyRecord,
   type KeyStatus,
   type Scope,
+  usageDay,
 } from './store';
 export {
   KeyAuthenticator,

@@ -309,6 +309,22 @@ export class PostgresKeys {
     );
   }
 
+  /** Requests of one key per UTC day in [fromDay, toDay] (YYYY-MM-DD), every day listed, oldest first. */
+  async usageByDay(
+    keyId: string,
+    fromDay: string,
+    toDay: string,
+  ): Promise<{ day: string; requests: number }[]> {
+    const { rows } = await this.pool.query<{ day: string; requests: string }>(
+      `SELECT to_char(d, 'YYYY-MM-DD') AS day, COALESCE(u.requests, 0) AS requests
+       FROM generate_series($2::date, $3::date, interval '1 day') AS d
+       LEFT JOIN key_usage u ON u.key_id = $1 AND u.day = d::date
+       ORDER BY d`,
+      [keyId, fromDay, toDay],
+    );
+    return rows.map((r) => ({ day: r.day, requests: Number(r.requests) }));
+  }
+
   /** Every key and project: what an ingest process loads at start and every refresh interval. */
   async loadAll(): Promise<{ keys: KeyRecord[]; accounts: Account[] }> {
     const [keys, projects] = await Promise.all([

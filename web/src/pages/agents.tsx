@@ -1,38 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { format, formatDistanceToNow } from 'date-fns';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { api, isMissingRoute } from '../api';
-import { Failure, FirstRecord } from '../layout';
+import { api } from '../api';
+import { Failure, FirstRecord, useMe } from '../layout';
 import { SEVERITIES, type Agent, type Detection } from '../types';
 
 const MONTH = 30 * 86_400_000;
-
-interface AgentRow {
-  agentId: string;
-  name?: string;
-  lastSeenAt?: string;
-  interactions?: number;
-  bySeverity: Record<string, number>;
-}
-
-const rowOf = (a: Agent & { detectionsBySeverity?: Record<string, number> }): AgentRow => ({
-  agentId: a.agentId,
-  ...(a.name ? { name: a.name } : {}),
-  ...(a.lastSeenAt ? { lastSeenAt: a.lastSeenAt } : {}),
-  ...(a.interactions !== undefined ? { interactions: a.interactions } : {}),
-  bySeverity: a.detectionsBySeverity ?? (typeof a.detections === 'object' ? a.detections : {}),
-});
-
-/** Agents with their detections, from the detections page when GET /api/v1/agents is not there yet. */
-const fromDetections = (items: Detection[]): AgentRow[] => {
-  const rows = new Map<string, AgentRow>();
-  for (const d of items) {
-    const row = rows.get(d.agentId) ?? { agentId: d.agentId, lastSeenAt: d.receivedAt, bySeverity: {} };
-    row.bySeverity[d.severity] = (row.bySeverity[d.severity] ?? 0) + 1;
-    rows.set(d.agentId, row);
-  }
-  return [...rows.values()];
-};
+const ago = (iso?: string) => (iso ? formatDistanceToNow(new Date(iso), { addSuffix: true }) : '—');
 
 const recentDetections = (agentId?: string) => {
   const q = new URLSearchParams({ from: new Date(Date.now() - MONTH).toISOString(), limit: '1000' });
@@ -40,35 +15,24 @@ const recentDetections = (agentId?: string) => {
   return api<{ items: Detection[] }>(`/detections?${q.toString()}`);
 };
 
-type SortKey = 'lastSeenAt' | 'interactions' | 'detections' | 'agentId';
-const total = (r: AgentRow) => Object.values(r.bySeverity).reduce((a, b) => a + b, 0);
+type SortKey = 'lastSeen' | 'interactions' | 'detections' | 'agentId';
 
 export function AgentsPage() {
   const [params, setParams] = useSearchParams();
-  const sort = (params.get('sort') ?? 'lastSeenAt') as SortKey;
+  const sort = (params.get('sort') ?? 'lastSeen') as SortKey;
   const agents = useQuery({
     queryKey: ['agents'],
-    queryFn: async (): Promise<{ rows: AgentRow[]; partial: boolean }> => {
-      try {
-        const body = await api<{ agents?: Agent[]; items?: Agent[] }>(
-          `/agents?from=${new Date(Date.now() - MONTH).toISOString()}`,
-        );
-        return { rows: (body.agents ?? body.items ?? []).map(rowOf), partial: false };
-      } catch (err) {
-        if (!isMissingRoute(err)) throw err;
-        return { rows: fromDetections((await recentDetections()).items), partial: true };
-      }
-    },
+    queryFn: () => api<{ agents: Agent[] }>(`/agents?from=${new Date(Date.now() - MONTH).toISOString()}`),
     refetchInterval: 5_000,
   });
-  const rows = [...(agents.data?.rows ?? [])].sort((a, b) =>
+  const rows = [...(agents.data?.agents ?? [])].sort((a, b) =>
     sort === 'agentId'
       ? a.agentId.localeCompare(b.agentId)
       : sort === 'interactions'
-        ? (b.interactions ?? 0) - (a.interactions ?? 0)
+        ? b.interactions - a.interactions
         : sort === 'detections'
-          ? total(b) - total(a)
-          : (b.lastSeenAt ?? '').localeCompare(a.lastSeenAt ?? ''),
+          ? b.findings - a.findings
+          : (b.lastSeen ?? '').localeCompare(a.lastSeen ?? ''),
   );
   const header = (key: SortKey, label: string) => (
     <th scope="col" aria-sort={sort === key ? 'descending' : 'none'}>
@@ -80,12 +44,6 @@ export function AgentsPage() {
   return (
     <>
       <h1>Agents</h1>
-      {agents.data?.partial && (
-        <p className="notice">
-          This API has no agent list yet (GET /api/v1/agents): shown are the agents with detections in the
-          last 30 days.
-        </p>
-      )}
       {agents.error ? (
         <Failure error={agents.error} />
       ) : !agents.data ? (
@@ -97,7 +55,7 @@ export function AgentsPage() {
           <thead>
             <tr>
               {header('agentId', 'Agent')}
-              {header('lastSeenAt', 'Last seen')}
+              {header('lastSeen', 'Last seen')}
               {header('interactions', 'Interactions')}
               {header('detections', 'Detections')}
               {SEVERITIES.map((s) => (
@@ -111,13 +69,13 @@ export function AgentsPage() {
             {rows.map((r) => (
               <tr key={r.agentId} data-agent-id={r.agentId}>
                 <td>
-                  <Link to={`/agents/${encodeURIComponent(r.agentId)}`}>{r.name ?? r.agentId}</Link>
+                  <Link to={`/agents/${encodeURIComponent(r.agentId)}`}>{r.agentId}</Link>
+                  {r.name ? <span className="muted"> {r.name}</span> : null}
+                  {r.archived ? <span className="muted"> (archived)</span> : null}
                 </td>
-                <td title={r.lastSeenAt}>
-                  {r.lastSeenAt ? formatDistanceToNow(new Date(r.lastSeenAt), { addSuffix: true }) : '—'}
-                </td>
-                <td className="num">{r.interactions ?? '—'}</td>
-                <td className="num">{total(r)}</td>
+                <td title={r.lastSeen}>{ago(r.lastSeen)}</td>
+                <td className="num">{r.interactions}</td>
+                <td className="num">{r.findings}</td>
                 {SEVERITIES.map((s) => (
                   <td key={s} className="num">
                     {r.bySeverity[s] ?? 0}
@@ -132,37 +90,110 @@ export function AgentsPage() {
   );
 }
 
+/** Rename, describe and archive: owners, admins and members (the API refuses viewers anyway). */
+function AgentEditor({ agent }: { agent: Agent }) {
+  const client = useQueryClient();
+  const [name, setName] = useState(agent.name ?? '');
+  const [description, setDescription] = useState(agent.description ?? '');
+  const [error, setError] = useState<unknown>();
+  const save = useMutation({
+    mutationFn: (body: { name?: string; description?: string; archived?: boolean }) =>
+      api<Agent>(`/agents/${encodeURIComponent(agent.agentId)}`, { method: 'PATCH', body }),
+    onSuccess: (updated) => {
+      setError(undefined);
+      client.setQueryData(['agent', agent.agentId], updated);
+      void client.invalidateQueries({ queryKey: ['agents'] });
+    },
+    onError: setError,
+  });
+  return (
+    <section className="card">
+      <h2>Settings</h2>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate({ name: name.trim(), description: description.trim() });
+        }}
+      >
+        <label>
+          Name <input value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+        </label>
+        <label>
+          Description{' '}
+          <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
+        </label>
+        <button type="submit" disabled={save.isPending}>
+          Save
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={save.isPending}
+          onClick={() => save.mutate({ archived: !agent.archived })}
+        >
+          {agent.archived ? 'Unarchive' : 'Archive'}
+        </button>
+      </form>
+      <p className="muted">
+        {agent.archived
+          ? 'Archived: ingest refuses its records, and its slot in the tier’s agent limit is free.'
+          : 'Archiving frees its slot in the tier’s agent limit; ingest then refuses its records until it is unarchived.'}
+      </p>
+      {error ? <Failure error={error} /> : null}
+    </section>
+  );
+}
+
 export function AgentPage() {
   const { agentId = '' } = useParams();
+  const me = useMe();
   const agent = useQuery({
     queryKey: ['agent', agentId],
-    queryFn: async () => {
-      try {
-        return await api<Agent>(`/agents/${encodeURIComponent(agentId)}`);
-      } catch (err) {
-        if (isMissingRoute(err)) return undefined;
-        throw err;
-      }
-    },
+    queryFn: () => api<Agent>(`/agents/${encodeURIComponent(agentId)}`),
   });
   const detections = useQuery({
     queryKey: ['agent-detections', agentId],
     queryFn: () => recentDetections(agentId),
     refetchInterval: 5_000,
   });
+  const a = agent.data;
   return (
     <>
       <p className="crumbs">
         <Link to="/agents">Agents</Link> / agent
       </p>
-      <h1>{agent.data?.name ?? agentId}</h1>
+      <h1>{a?.name ?? agentId}</h1>
       {agent.error ? <Failure error={agent.error} /> : null}
-      {agent.isSuccess && !agent.data && (
-        <p className="notice">
-          This API has no agent details yet (GET /api/v1/agents/{'{agentId}'}): rename and archive arrive with
-          it.
-        </p>
-      )}
+      {a ? (
+        <section className="card">
+          <dl className="facts">
+            <dt>Agent id</dt>
+            <dd>
+              <code>{a.agentId}</code>
+            </dd>
+            {a.description ? (
+              <>
+                <dt>Description</dt>
+                <dd>{a.description}</dd>
+              </>
+            ) : null}
+            <dt>First seen</dt>
+            <dd title={a.firstSeen}>{ago(a.firstSeen)}</dd>
+            <dt>Last seen</dt>
+            <dd title={a.lastSeen}>{ago(a.lastSeen)}</dd>
+            <dt>Platforms</dt>
+            <dd>{a.platforms.length ? a.platforms.join(', ') : '—'}</dd>
+            <dt>Interactions (30 days)</dt>
+            <dd>{a.interactions}</dd>
+            <dt>Findings by severity</dt>
+            <dd>{SEVERITIES.map((s) => `${s} ${a.bySeverity[s] ?? 0}`).join(' · ')}</dd>
+            <dt>Canaries</dt>
+            <dd>{a.canaries.length}</dd>
+          </dl>
+        </section>
+      ) : null}
+      {a && me.data?.role && me.data.role !== 'viewer' ? <AgentEditor key={a.agentId} agent={a} /> : null}
       <section className="card">
         <h2>Detections in the last 30 days</h2>
         {detections.error ? (

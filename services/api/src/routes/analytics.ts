@@ -9,6 +9,7 @@ import {
   type DetectionCursor,
 } from '@warden/shared/analytics/index';
 import { ApiError } from '@warden/shared/http/errors';
+import { decodeCursor, encodeCursor, iso, pageLimit, rangeOf } from '../query';
 import {
   DetectionsPage,
   DetectionsQuery,
@@ -26,54 +27,10 @@ export interface AnalyticsRoutesOptions {
   database: string;
 }
 
-const DAY_MS = 86_400_000;
-
-/** A query's [from, to) as epoch ms: to defaults to now, from to 24 h before it. */
-function rangeOf(query: { from?: string | undefined; to?: string | undefined }): {
-  fromMs: number;
-  toMs: number;
-} {
-  const parse = (field: 'from' | 'to', text: string) => {
-    const ms = Date.parse(text);
-    if (!Number.isFinite(ms)) {
-      throw new ApiError('INVALID_FIELD_TYPE', `${field} must be an ISO date-time.`, {
-        field,
-        expected: 'ISO date-time',
-        received: 'string',
-      });
-    }
-    return ms;
-  };
-  const toMs = query.to ? parse('to', query.to) : Date.now();
-  const fromMs = query.from ? parse('from', query.from) : toMs - DAY_MS;
-  if (toMs <= fromMs) throw new ApiError('INVALID_REQUEST', 'to must be after from.', { field: 'to' });
-  return { fromMs, toMs };
+function detectionCursor(text: string): DetectionCursor {
+  const [receivedMs, interactionId = '', findingId = ''] = decodeCursor(text, 2);
+  return { receivedMs, interactionId, findingId };
 }
-
-const encodeCursor = (c: DetectionCursor) =>
-  Buffer.from(JSON.stringify([c.receivedMs, c.interactionId, c.findingId])).toString('base64url');
-
-function decodeCursor(text: string): DetectionCursor {
-  try {
-    const [receivedMs, interactionId, findingId] = JSON.parse(
-      Buffer.from(text, 'base64url').toString(),
-    ) as unknown[];
-    if (
-      Number.isSafeInteger(receivedMs) &&
-      typeof interactionId === 'string' &&
-      typeof findingId === 'string'
-    ) {
-      return { receivedMs: receivedMs as number, interactionId, findingId };
-    }
-  } catch {
-    // answered below
-  }
-  throw new ApiError('INVALID_REQUEST', 'cursor is not one this API gave out; start again without it.', {
-    field: 'cursor',
-  });
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Security analytics of the request's project, from the queries in shared/src/analytics. The
@@ -146,16 +103,13 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AnalyticsRoutesOptions> 
     async (req) => {
       const { fromMs, toMs } = rangeOf(req.query);
       const q = req.query;
-      const limit = q.limit === undefined ? 50 : Number(q.limit);
-      if (!(limit >= 1 && limit <= 1000)) {
-        throw new ApiError('INVALID_REQUEST', 'limit must be between 1 and 1000.', { field: 'limit' });
-      }
+      const limit = pageLimit(q.limit);
       const page = await detectionsPage(clickhouse, database, {
         accountId: req.projectId,
         from: fromMs,
         to: toMs,
         limit,
-        ...(q.cursor ? { cursor: decodeCursor(q.cursor) } : {}),
+        ...(q.cursor ? { cursor: detectionCursor(q.cursor) } : {}),
         ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
         ...(q.threatType !== undefined ? { threatType: q.threatType } : {}),
         ...(q.severity !== undefined ? { severity: q.severity } : {}),
@@ -166,7 +120,11 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AnalyticsRoutesOptions> 
       });
       return {
         items: page.items.map(({ receivedMs, ...rest }) => ({ ...rest, receivedAt: iso(receivedMs) })),
-        ...(page.next ? { nextCursor: encodeCursor(page.next) } : {}),
+        ...(page.next
+          ? {
+              nextCursor: encodeCursor([page.next.receivedMs, page.next.interactionId, page.next.findingId]),
+            }
+          : {}),
       };
     },
   );

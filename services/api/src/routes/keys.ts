@@ -5,6 +5,7 @@ import {
   KeyStore,
   parseGracePeriod,
   PostgresKeys,
+  usageDay,
   type KeyListing as StoredListing,
 } from '@warden/shared/keys/index';
 import type { PostgresPool } from '@warden/shared/postgres/client';
@@ -15,6 +16,8 @@ import {
   errorResponses,
   KeyListing,
   KeyParams,
+  KeyUsage,
+  KeyUsageQuery,
   ProjectHeader,
   RevokedKey,
   RotateKeyBody,
@@ -187,6 +190,40 @@ export const keysRoutes: FastifyPluginAsyncTypebox<KeysRoutesOptions> = async (a
         keyId: revoked.keyId,
         status: 'revoked' as const,
         revokedAt: new Date(revoked.revokedAt ?? Date.now()).toISOString(),
+      };
+    },
+  );
+
+  app.get(
+    '/keys/:keyId/usage',
+    {
+      config: { permission: 'keys:read' },
+      schema: {
+        tags: ['keys'],
+        summary: 'Requests made with the key per UTC day, the last `days` days up to today.',
+        security,
+        headers: ProjectHeader,
+        params: KeyParams,
+        querystring: KeyUsageQuery,
+        response: { 200: KeyUsage, ...errorResponses([400, 401, 403, 404, 500, 503]) },
+      },
+    },
+    async (req) => {
+      const days = req.query.days === undefined ? 30 : Number(req.query.days);
+      if (!(days >= 1 && days <= 366)) {
+        throw new ApiError('INVALID_REQUEST', 'days must be between 1 and 366.', { field: 'days' });
+      }
+      const store = storeFor(req.principal);
+      await ownKey(store, req.params.keyId, req.projectId);
+      const to = usageDay();
+      const from = usageDay(Date.parse(to) - (days - 1) * 86_400_000);
+      const perDay = await new PostgresKeys(opts.pool).usageByDay(req.params.keyId, from, to);
+      return {
+        keyId: req.params.keyId,
+        from,
+        to,
+        total: perDay.reduce((n, d) => n + d.requests, 0),
+        days: perDay,
       };
     },
   );
