@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startKafkaCluster, stopProcess, type KafkaPorts } from '@warden/cli';
+import { isAlive, startKafkaCluster, stopProcess, type KafkaPorts } from '@warden/cli';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { createKafka } from '@warden/shared/kafka/client';
 import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
@@ -143,6 +143,13 @@ describe('Kafka cluster of three brokers', () => {
   it('two of three brokers down: 503, never 200, until one returns', async () => {
     process.kill(pids[1]!, 'SIGKILL');
     process.kill(pids[2]!, 'SIGKILL');
+    // "Sent after the kill" starts once both are gone: a write that reached them while SIGKILL was
+    // being delivered was replicated, and its 200 is honest.
+    await eventually(
+      async () => [pids[1], pids[2]].some(isAlive),
+      (alive) => !alive,
+      10_000,
+    );
     const killedAt = Date.now();
     const refusedBefore = traffic.refusals.get(503) ?? 0;
     // A write needs two in-sync replicas: with one broker left, nothing sent now can be acknowledged.

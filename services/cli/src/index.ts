@@ -12,7 +12,7 @@ export {
 } from './stack/clickhouse-replicas';
 export { startKafka, startKafkaCluster, waitForKafka, type KafkaPorts } from './stack/kafka';
 export { ensureExecutable } from './stack/prerequisites';
-export { freePort, stopProcess, waitUntil } from './stack/process';
+export { freePort, isAlive, stopProcess, waitUntil } from './stack/process';
 export { startPostgres, waitForPostgres } from './stack/postgres';
 export { nodeFlags, serviceArgs, services, type ServiceName } from './commands/start';
 export { runMigrate } from './commands/schema';
