@@ -523,6 +523,11 @@ export interface AlerterConfig extends ConsumerServiceConfig {
   dashboardUrl: string;
 }
 
+/** WARDEN_WEBHOOK_ALLOW_PRIVATE=1: webhooks may target private addresses (the API checks URLs, the alerter connections). */
+export function webhookAllowPrivate(env: Env = process.env): boolean {
+  return flagFromEnv(env, 'WARDEN_WEBHOOK_ALLOW_PRIVATE');
+}
+
 /** A duration list such as `5s,5m,30m`, each through `ms`. */
 function durationsFromEnv(env: Env, name: string, fallback: string): number[] {
   const raw = env[name]?.trim() || fallback;
@@ -548,7 +553,7 @@ export function loadAlerterConfig(env: Env = process.env): AlerterConfig {
       metricsPort: 'WARDEN_ALERTER_METRICS_PORT',
       defaultMetricsPort: 9103,
     }),
-    allowPrivate: flagFromEnv(env, 'WARDEN_WEBHOOK_ALLOW_PRIVATE'),
+    allowPrivate: webhookAllowPrivate(env),
     timeoutMs: intFromEnv(env, 'WARDEN_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     retrySchedule: durationsFromEnv(env, 'WARDEN_WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE),
     perEndpointConcurrency: intFromEnv(env, 'WARDEN_WEBHOOK_CONCURRENCY', 4, 1, 64),

@@ -11,6 +11,7 @@ import { SessionStore, UserDirectory } from '@warden/shared/users/index';
 import { guard } from './caller';
 import { apiErrorOf } from './errors';
 import { openApiPlugin } from './plugins/openapi';
+import { alertsRoutes } from './routes/alerts';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
 import { keysRoutes } from './routes/keys';
@@ -29,6 +30,10 @@ export interface ApiDeps {
   cookieSecure?: 'auto' | boolean;
   trustProxy?: boolean;
   loginAttemptsPerMinute?: number;
+  /** WARDEN_SECRET_KEY: webhook secrets are encrypted with it (loaded on first use when not given). */
+  secretKey?: Buffer;
+  /** WARDEN_WEBHOOK_ALLOW_PRIVATE=1: webhook URLs on private addresses are accepted. */
+  webhookAllowPrivate?: boolean;
 }
 
 /** Builds the API without listening, so tests drive it with `inject()` or a real port. */
@@ -74,6 +79,11 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
       });
       await v1.register(keysRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(analyticsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(alertsRoutes, {
+        pool: deps.pool,
+        allowPrivate: deps.webhookAllowPrivate ?? false,
+        ...(deps.secretKey ? { secretKey: deps.secretKey } : {}),
+      });
     },
     { prefix: '/api/v1' },
   );

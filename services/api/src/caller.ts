@@ -20,20 +20,27 @@ export type Caller =
  * - `analytics:read` — any member (viewer included) or a key with `analytics:read`/`admin`;
  * - `keys:read` — any member, or a key with `keys:manage`/`admin`;
  * - `keys:manage` — owner, admin or member (not viewer), or a key with `keys:manage`/`admin`;
+ * - `alerts:read` — any member, or a key with `admin`;
+ * - `alerts:manage` — owner or admin, or a key with `admin` (webhook endpoints and alert rules);
  * - `caller` — anyone authenticated (no project needed).
  */
-export type Permission = 'analytics:read' | 'keys:read' | 'keys:manage' | 'caller';
+export type Permission =
+  'analytics:read' | 'keys:read' | 'keys:manage' | 'alerts:read' | 'alerts:manage' | 'caller';
 
 const KEY_SCOPES: Record<Permission, readonly Scope[]> = {
   'analytics:read': ['analytics:read', 'admin'],
   'keys:read': ['keys:manage', 'admin'],
   'keys:manage': ['keys:manage', 'admin'],
+  'alerts:read': ['admin'],
+  'alerts:manage': ['admin'],
   caller: ['ingest', 'analytics:read', 'keys:manage', 'admin'],
 };
 const SESSION_ROLES: Record<Permission, readonly string[]> = {
   'analytics:read': ['owner', 'admin', 'member', 'viewer'],
   'keys:read': ['owner', 'admin', 'member', 'viewer'],
   'keys:manage': ['owner', 'admin', 'member'],
+  'alerts:read': ['owner', 'admin', 'member', 'viewer'],
+  'alerts:manage': ['owner', 'admin'],
   caller: ['owner', 'admin', 'member', 'viewer'],
 };
 

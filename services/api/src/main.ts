@@ -1,4 +1,5 @@
-import { clickhouseDatabase, loadApiConfig, loadEndpoints } from '@warden/shared/config';
+import { loadSecretKey } from '@warden/shared/alerts/secrets';
+import { clickhouseDatabase, loadApiConfig, loadEndpoints, webhookAllowPrivate } from '@warden/shared/config';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { KeyAuthenticator, PostgresKeys } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
@@ -36,6 +37,9 @@ const app = await buildApp({
   cookieSecure: config.cookieSecure,
   trustProxy: config.trustProxy,
   loginAttemptsPerMinute: config.loginAttemptsPerMinute,
+  // Read at start: in production a missing WARDEN_SECRET_KEY stops the API with how to set it.
+  secretKey: loadSecretKey(),
+  webhookAllowPrivate: webhookAllowPrivate(),
 });
 await app.listen({ port: config.port, host: config.host });
 log.info({ url: `http://${config.host}:${config.port}/api/v1` }, 'api listening');

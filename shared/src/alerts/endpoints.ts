@@ -247,3 +247,20 @@ export async function listDeliveries(
     })),
   }));
 }
+
+/**
+ * Sends a delivery again now, whatever became of it (failed, or delivered but lost by the
+ * receiver), under its webhook-id; false when the endpoint has no such delivery.
+ */
+export async function retryDelivery(
+  pool: PostgresPool,
+  endpointId: string,
+  deliveryId: string,
+): Promise<boolean> {
+  const { rowCount } = await pool.query(
+    `UPDATE webhook_deliveries SET status = 'pending', next_at = now(), lease_until = '-infinity'
+     WHERE id = $1 AND endpoint_id = $2`,
+    [deliveryId, endpointId],
+  );
+  return (rowCount ?? 0) > 0;
+}

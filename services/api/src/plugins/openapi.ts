@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ThreatDetectedWebhook } from '@warden/shared/alerts/payload';
 import { SESSION_COOKIE } from '../caller';
 
 /**
@@ -20,6 +21,25 @@ export const openApiPlugin = fp(async (app) => {
           'change state with a session must echo the `warden_csrf` cookie in `x-csrf-token`.',
       },
       servers: [{ url: '/' }],
+      // What Warden sends to a project's endpoints (docs/alerts.md: headers, signing, retries).
+      webhooks: {
+        threat_detected: {
+          post: {
+            summary: 'A threat matched an alert rule (first detection, then one update with the count).',
+            description:
+              'Signed per Standard Webhooks: webhook-id (the same on every retry), webhook-timestamp, ' +
+              'webhook-signature (`v1,` base64 HMAC-SHA256 of `id.timestamp.body` with the endpoint secret; two during a rotation).',
+            requestBody: {
+              required: true,
+              // TypeBox schemas are JSON Schema; the plugin's OpenAPI types do not know TypeBox's.
+              content: { 'application/json': { schema: ThreatDetectedWebhook as object } },
+            },
+            responses: {
+              '2XX': { description: 'Delivered; anything else is retried (410 disables the endpoint).' },
+            },
+          },
+        },
+      },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer wdn_live_…' },
