@@ -377,6 +377,28 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     expect(r.state.received).toHaveLength(1);
   });
 
+  it('keeps up: 100 alerts written at once are all delivered within 5 s', async () => {
+    const projectId = await project();
+    // Window 0: every detection is an alert of its own.
+    await pg.pool.query(
+      `INSERT INTO alert_rules (id, project_id, name, window_seconds) VALUES ($1, $2, 'no grouping', 0)`,
+      [uniqueName('rule'), projectId],
+    );
+    const r = await track();
+    await endpointFor(projectId, r);
+    const sent = Date.now();
+    await detect(projectId, 'burst-bot', 100);
+    const got = await eventually(
+      async () => r.delivered(),
+      (d) => d.length >= 100,
+      30_000,
+    );
+    const took = Math.max(...got.map((d) => d.at)) - sent;
+    console.log(`100 alerts at once: the last verified delivery ${took} ms after they were written`);
+    expect(got).toHaveLength(100);
+    expect(took).toBeLessThan(5000);
+  });
+
   // Last: the killed member holds its partitions until its session times out, which would slow the tests after it.
   it('the alerter SIGKILLed mid-delivery and restarted: every alert delivered, repeats under the same webhook-id', async () => {
     const projectId = await project();

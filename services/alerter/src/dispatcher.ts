@@ -82,16 +82,16 @@ export class Dispatcher {
   start(): void {
     const loop = () => {
       if (this.stopped) return;
-      void this.tick().finally(() => {
+      void this.tick(true).finally(() => {
         if (!this.stopped) this.timer = setTimeout(loop, this.opts.pollMs);
       });
     };
     loop();
   }
 
-  /** Looks for due deliveries now (the consumer just wrote some). */
+  /** Looks for due deliveries now (the consumer just wrote some, or a slot freed). */
   wake(): void {
-    void this.tick();
+    void this.tick(false);
   }
 
   async stop(): Promise<void> {
@@ -100,16 +100,17 @@ export class Dispatcher {
     await Promise.allSettled([...this.running]);
   }
 
-  private async tick(): Promise<void> {
+  /** `windows`: also send the updates of groups whose window closed (on the poll, not on every wake). */
+  private async tick(windows: boolean): Promise<void> {
     if (this.ticking) {
       this.again = true;
       return;
     }
     this.ticking = true;
     try {
+      if (windows) await closeWindows(this.opts.pool, this.opts.dashboardUrl);
       do {
         this.again = false;
-        await closeWindows(this.opts.pool, this.opts.dashboardUrl);
         for (const endpointId of await endpointsDue(this.opts.pool)) {
           const free = this.opts.perEndpointConcurrency - (this.inFlight.get(endpointId) ?? 0);
           if (free <= 0 || this.stopped) continue;

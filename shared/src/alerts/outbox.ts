@@ -260,51 +260,43 @@ export interface AttemptOutcome {
   disable: string | null;
 }
 
-/** Logs the attempt and moves the delivery (and, on success or a disabling failure, the endpoint) on. */
+/**
+ * Logs the attempt and moves the delivery (and, on success or a disabling failure, the endpoint)
+ * on: one statement, so atomic without a transaction's extra round trips.
+ */
 export async function recordAttempt(
   pool: PostgresPool,
   d: ClaimedDelivery,
   o: AttemptOutcome,
 ): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(
-      `INSERT INTO webhook_attempts (delivery_id, endpoint_id, status_code, latency_ms, error, response_excerpt)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [d.id, d.endpointId, o.statusCode, o.latencyMs, o.error, o.responseExcerpt],
-    );
-    const status = o.ok ? 'delivered' : o.retryAt ? 'pending' : 'failed';
-    await client.query(
-      `UPDATE webhook_deliveries SET status = $2, attempts = attempts + 1, next_at = COALESCE($3, next_at),
-         lease_until = '-infinity', last_status = $4, last_error = $5,
-         delivered_at = CASE WHEN $2 = 'delivered' THEN now() END
-       WHERE id = $1`,
-      [d.id, status, o.retryAt, o.statusCode, o.error],
-    );
-    if (o.ok) {
-      await client.query(
-        'UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
-        [d.endpointId],
-      );
-    } else {
-      await client.query(
-        `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, now()) WHERE id = $1`,
-        [d.endpointId],
-      );
-    }
-    if (o.disable) {
-      await client.query(
-        `UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $2, updated_at = now()
-         WHERE id = $1 AND disabled_at IS NULL`,
-        [d.endpointId, o.disable],
-      );
-    }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  const status = o.ok ? 'delivered' : o.retryAt ? 'pending' : 'failed';
+  await pool.query(
+    `WITH attempt AS (
+       INSERT INTO webhook_attempts (delivery_id, endpoint_id, status_code, latency_ms, error, response_excerpt)
+       VALUES ($1, $2, $3, $4, $5, $6)
+     ), delivery AS (
+       UPDATE webhook_deliveries SET status = $7, attempts = attempts + 1, next_at = COALESCE($8, next_at),
+         lease_until = '-infinity', last_status = $3, last_error = $5,
+         delivered_at = CASE WHEN $7 = 'delivered' THEN now() END
+       WHERE id = $1
+     )
+     UPDATE webhook_endpoints SET
+       failing_since = CASE WHEN $9 THEN NULL ELSE COALESCE(failing_since, now()) END,
+       disabled_at = CASE WHEN $10::text IS NOT NULL THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
+       disabled_reason = CASE WHEN $10::text IS NOT NULL AND disabled_at IS NULL THEN $10 ELSE disabled_reason END,
+       updated_at = CASE WHEN $10::text IS NOT NULL THEN now() ELSE updated_at END
+     WHERE id = $2 AND (NOT $9 OR failing_since IS NOT NULL)`,
+    [
+      d.id,
+      d.endpointId,
+      o.statusCode,
+      o.latencyMs,
+      o.error,
+      o.responseExcerpt,
+      status,
+      o.retryAt,
+      o.ok,
+      o.disable,
+    ],
+  );
 }
