@@ -395,7 +395,7 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     );
     const took = Math.max(...got.map((d) => d.at)) - sent;
     console.log(`100 alerts at once: the last verified delivery ${took} ms after they were written`);
-    expect(got).toHaveLength(100);
+    expect(got, alerter.output().slice(-3000)).toHaveLength(100);
     expect(took).toBeLessThan(5000);
   });
 

@@ -36,25 +36,30 @@ export async function rulesOf(pool: PostgresPool, projectIds: string[]): Promise
   return out;
 }
 
-/** Puts one delivery per enabled endpoint of the project that takes `event` into the outbox. */
-async function enqueue(
-  client: PostgresClient,
-  projectId: string,
-  alertId: string | null,
-  event: string,
-  body: string,
-): Promise<number> {
+/** The enabled endpoints of a project that take `event`. */
+async function endpointsFor(client: PostgresClient, projectId: string, event: string): Promise<string[]> {
   const { rows } = await client.query<{ id: string }>(
     `SELECT id FROM webhook_endpoints WHERE project_id = $1 AND disabled_at IS NULL AND $2 = ANY(events)`,
     [projectId, event],
   );
-  for (const e of rows) {
-    await client.query(
-      `INSERT INTO webhook_deliveries (id, endpoint_id, alert_id, event, body) VALUES ($1, $2, $3, $4, $5)`,
-      [newDeliveryId(), e.id, alertId, event, body],
-    );
-  }
-  return rows.length;
+  return rows.map((r) => r.id);
+}
+
+/** Puts one delivery per endpoint into the outbox, in one statement. */
+async function enqueue(
+  client: PostgresClient,
+  endpointIds: string[],
+  alertId: string | null,
+  event: string,
+  body: string,
+): Promise<number> {
+  if (endpointIds.length === 0) return 0;
+  await client.query(
+    `INSERT INTO webhook_deliveries (id, endpoint_id, alert_id, event, body)
+     SELECT unnest($1::text[]), unnest($2::text[]), $3, $4, $5`,
+    [endpointIds.map(() => newDeliveryId()), endpointIds, alertId, event, body],
+  );
+  return endpointIds.length;
 }
 
 export interface RecordResult {
@@ -71,7 +76,10 @@ export interface RecordResult {
  * Groups the alerts of one batch and writes the deliveries they make due, in one transaction: when
  * it commits, every alert is either counted in an open group or durably in the outbox, so the
  * caller may commit its offsets. Each interaction counts once per dedup key (a replay changes
- * nothing); a per-key advisory lock keeps two partitions from opening the same group twice.
+ * nothing); a per-key advisory lock keeps two partitions from opening the same group twice. Windows
+ * are on the clock, not the transaction's start (now()): a transaction that waited for the lock
+ * must not find open a window that closed while it waited. Two
+ * statements per alert: its group's state, then the alert with its deliveries (or the count).
  */
 export async function recordAlerts(
   pool: PostgresPool,
@@ -85,52 +93,67 @@ export async function recordAlerts(
     await client.query('BEGIN');
     // Locks in one order, so two batches sharing keys never deadlock.
     const keys = [...new Set(alerts.map((a) => a.dedupKey))].sort();
-    for (const key of keys)
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 5))', [key]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 5)) FROM unnest($1::text[]) AS k', [
+      keys,
+    ]);
+    const endpoints = new Map<string, string[]>();
     for (const a of alerts) {
-      const counted = await client.query(
-        'SELECT 1 FROM alert_interactions WHERE dedup_key = $1 AND interaction_id = $2',
+      const { rows } = await client.query<{ counted: boolean | null; open: string | null }>(
+        `SELECT (SELECT true FROM alert_interactions WHERE dedup_key = $1 AND interaction_id = $2) AS counted,
+           (SELECT id FROM alerts WHERE dedup_key = $1 AND window_ends_at > clock_timestamp()
+             ORDER BY first_at DESC LIMIT 1) AS open`,
         [a.dedupKey, a.interactionId],
       );
-      if (counted.rowCount) {
+      const state = rows[0]!;
+      if (state.counted) {
         result.repeated++;
         continue;
       }
-      const open = await client.query<{ id: string }>(
-        `SELECT id FROM alerts WHERE dedup_key = $1 AND window_ends_at > now() ORDER BY first_at DESC LIMIT 1`,
-        [a.dedupKey],
-      );
-      let alertId = open.rows[0]?.id;
-      if (alertId) {
-        await client.query(`UPDATE alerts SET count = count + 1, last_at = now() WHERE id = $1`, [alertId]);
-        result.grouped++;
-      } else {
-        alertId = `alr_${randomBase62(20)}`;
+      if (state.open) {
         await client.query(
-          `INSERT INTO alerts (id, project_id, dedup_key, rule_id, agent_id, threat_type, severity, interaction_id,
-             alert, window_ends_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10))`,
-          [
-            alertId,
-            a.projectId,
-            a.dedupKey,
-            a.rule.id,
-            a.agentId,
-            a.threatType,
-            a.severity,
-            a.interactionId,
-            JSON.stringify(a),
-            a.rule.windowSeconds,
-          ],
+          `WITH counted AS (
+             INSERT INTO alert_interactions (alert_id, dedup_key, interaction_id) VALUES ($1, $2, $3)
+           )
+           UPDATE alerts SET count = count + 1, last_at = clock_timestamp() WHERE id = $1`,
+          [state.open, a.dedupKey, a.interactionId],
         );
-        result.raised++;
-        const body = JSON.stringify(threatPayload(a, 1, dashboardUrl));
-        result.deliveries += await enqueue(client, a.projectId, alertId, 'threat_detected', body);
+        result.grouped++;
+        continue;
       }
+      let targets = endpoints.get(a.projectId);
+      if (!targets) {
+        targets = await endpointsFor(client, a.projectId, 'threat_detected');
+        endpoints.set(a.projectId, targets);
+      }
+      const alertId = `alr_${randomBase62(20)}`;
       await client.query(
-        `INSERT INTO alert_interactions (alert_id, dedup_key, interaction_id) VALUES ($1, $2, $3)`,
-        [alertId, a.dedupKey, a.interactionId],
+        `WITH alert AS (
+           INSERT INTO alerts (id, project_id, dedup_key, rule_id, agent_id, threat_type, severity, interaction_id,
+             alert, window_ends_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, clock_timestamp() + make_interval(secs => $10))
+         ), counted AS (
+           INSERT INTO alert_interactions (alert_id, dedup_key, interaction_id) VALUES ($1, $3, $8)
+         )
+         INSERT INTO webhook_deliveries (id, endpoint_id, alert_id, event, body)
+         SELECT unnest($11::text[]), unnest($12::text[]), $1, 'threat_detected', $13`,
+        [
+          alertId,
+          a.projectId,
+          a.dedupKey,
+          a.rule.id,
+          a.agentId,
+          a.threatType,
+          a.severity,
+          a.interactionId,
+          JSON.stringify(a),
+          a.rule.windowSeconds,
+          targets.map(() => newDeliveryId()),
+          targets,
+          JSON.stringify(threatPayload(a, 1, dashboardUrl)),
+        ],
       );
+      result.raised++;
+      result.deliveries += targets.length;
     }
     await client.query('COMMIT');
     return result;
@@ -161,7 +184,13 @@ export async function closeWindows(pool: PostgresPool, dashboardUrl: string): Pr
     );
     for (const r of rows) {
       const body = JSON.stringify(threatPayload(r.alert, r.count, dashboardUrl));
-      await enqueue(client, r.project_id, r.id, 'threat_detected', body);
+      await enqueue(
+        client,
+        await endpointsFor(client, r.project_id, 'threat_detected'),
+        r.id,
+        'threat_detected',
+        body,
+      );
       await client.query('UPDATE alerts SET notified_count = $2 WHERE id = $1', [r.id, r.count]);
     }
     await client.query('COMMIT');
