@@ -131,6 +131,8 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
       WARDEN_SECRET_KEY: secretKey.toString('base64'),
       WARDEN_WEBHOOK_ALLOW_PRIVATE: '1',
       WARDEN_WEBHOOK_TIMEOUT_MS: '4000',
+      // Few slots, so the slow-endpoint test fills them all.
+      WARDEN_WEBHOOK_CONCURRENCY: '4',
       WARDEN_WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,2s,3s,3s,3s,3s,3s,3s,3s,3s',
       WARDEN_DASHBOARD_URL: 'https://warden.example.com',
       LOG_LEVEL: 'info',

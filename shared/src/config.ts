@@ -513,7 +513,7 @@ export interface AlerterConfig extends ConsumerServiceConfig {
   timeoutMs: number;
   /** WARDEN_WEBHOOK_RETRY_SCHEDULE: waits before each retry (default 5s,5m,30m,2h,5h,10h,24h). */
   retrySchedule: number[];
-  /** WARDEN_WEBHOOK_CONCURRENCY: attempts in flight per endpoint (default 4). */
+  /** WARDEN_WEBHOOK_CONCURRENCY: attempts in flight per endpoint (default 16). */
   perEndpointConcurrency: number;
   /** WARDEN_WEBHOOK_DISABLE_AFTER: an endpoint failing this long is disabled (default 5d). */
   disableAfterMs: number;
@@ -556,7 +556,7 @@ export function loadAlerterConfig(env: Env = process.env): AlerterConfig {
     allowPrivate: webhookAllowPrivate(env),
     timeoutMs: intFromEnv(env, 'WARDEN_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     retrySchedule: durationsFromEnv(env, 'WARDEN_WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE),
-    perEndpointConcurrency: intFromEnv(env, 'WARDEN_WEBHOOK_CONCURRENCY', 4, 1, 64),
+    perEndpointConcurrency: intFromEnv(env, 'WARDEN_WEBHOOK_CONCURRENCY', 16, 1, 64),
     disableAfterMs: durationsFromEnv(env, 'WARDEN_WEBHOOK_DISABLE_AFTER', '5d')[0]!,
     pollMs: intFromEnv(env, 'WARDEN_WEBHOOK_POLL_MS', 250, 10, 60_000),
     dashboardUrl: parseUrl('WARDEN_DASHBOARD_URL', dashboard, 'https://warden.example.com', [
