@@ -6,10 +6,20 @@
  * `analyses`. BENCH_BATCH=N sends N records per /telemetry/batch request (default 10, the way a
  * client that streams thousands of records a second sends them; 1 posts each to /telemetry/ingest,
  * which on two cores shared with every other process tops out below 2,000 requests/s). Phase 2
+ * The alerter runs beside them with one webhook endpoint (a receiver here that verifies every
+ * signature) and a rule without grouping: ingest 200 → verified webhook received, for every
+ * injection (1 record in 20; about 5% of the records are high severity). Phase 2
  * measures sink throughput on a backlog against a plain bulk insert of the same rows with
  * @clickhouse/client, in the same run.
  */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { Redis } from 'ioredis';
+import { Webhook } from 'standardwebhooks';
+import { createEndpoint } from '@warden/shared/alerts/endpoints';
+import { createRule } from '@warden/shared/alerts/rules';
+import { createPostgres, dropDatabase, ensureDatabase } from '@warden/shared/postgres/client';
+import { migratePostgres } from '@warden/shared/postgres/migrate';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { envelopeMessage } from '@warden/shared/codec/index';
@@ -80,7 +90,60 @@ const common = {
   WARDEN_CONSUMER_START: 'earliest',
   WARDEN_TOPIC_PREFIX: livePrefix,
 };
+// The alerter's control plane: a database of its own on the stack's PostgreSQL, one project with a
+// rule that alerts on every high finding without grouping (window 0), one endpoint: the receiver below.
+const alertsDbUrl = (() => {
+  const u = new URL(status.postgres.endpoint);
+  u.pathname = `/warden_bench_${run}`;
+  return u.toString();
+})();
+await ensureDatabase(alertsDbUrl);
+const alertsPool = createPostgres({ url: alertsDbUrl });
+await migratePostgres(alertsPool);
+const projectId = `bench-${run}`;
+await alertsPool.query(`INSERT INTO projects (id, name, tier) VALUES ($1, $1, 'enterprise')`, [projectId]);
+await createRule(alertsPool, projectId, { name: 'every high finding', windowSeconds: 0 });
+const secretKey = randomBytes(32);
+const pendingAlerts = new Map<string, number>();
+const alertLatency: number[] = [];
+const receiverPort = port + 1;
+let badSignatures = 0;
+const { secret } = await createEndpoint(alertsPool, secretKey, {
+  projectId,
+  url: `http://127.0.0.1:${receiverPort}/alerts`,
+});
+const verifier = new Webhook(secret);
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const at = Date.now();
+    try {
+      const payload = verifier.verify(Buffer.concat(chunks), req.headers as Record<string, string>) as {
+        interactionId: string;
+      };
+      const sentAt = pendingAlerts.get(payload.interactionId);
+      if (sentAt !== undefined) {
+        alertLatency.push(at - sentAt);
+        pendingAlerts.delete(payload.interactionId);
+      }
+    } catch {
+      badSignatures++;
+    }
+    res.writeHead(204).end();
+  });
+});
+await new Promise<void>((done) => receiver.listen(receiverPort, '127.0.0.1', () => done()));
+
 const services = [
+  runService('alerter', {
+    ...common,
+    DATABASE_URL: alertsDbUrl,
+    WARDEN_ALERTER_GROUP: `bench-alerter-${run}`,
+    WARDEN_ALERTER_METRICS_PORT: '0',
+    WARDEN_SECRET_KEY: secretKey.toString('base64'),
+    WARDEN_WEBHOOK_ALLOW_PRIVATE: '1',
+  }),
   runService('ingest', { ...common, PORT: String(port), HOST: '127.0.0.1', WARDEN_INGEST_METRICS_PORT: '0' }),
   runService('detector', {
     ...common,
@@ -189,9 +252,12 @@ const started = Date.now();
 const warmupRecords = rate * warmupSeconds;
 const measuredStart = started + warmupSeconds * 1000;
 const inflight = new Set<Promise<void>>();
+// One record in 20 an injection (high severity), one in 40 a card number; the rest clean.
+const textOf = (i: number) =>
+  i % 20 === 1 ? texts[1]! : i % 40 === 3 ? texts[2]! : texts[i % 2 === 0 ? 0 : 3]!;
 const record = (i: number) => ({
   agentId,
-  prompt: texts[i % texts.length],
+  prompt: textOf(i),
   response: 'Sure, here you go.',
   sessionId: `s${i % 97}`,
 });
@@ -219,6 +285,7 @@ for (let i = 0; i < warmupRecords + rate * seconds; i += perRequest) {
       ids.forEach((interactionId, k) => {
         if (first + k < warmupRecords) return;
         sent++;
+        if ((first + k) % 20 === 1) pendingAlerts.set(interactionId, now);
         if ((first + k) % sampleEvery === 0) {
           pendingRows.set(interactionId, now);
           pendingAnalyses.set(interactionId, now);
@@ -241,8 +308,12 @@ const achieved = sent / ((Date.now() - measuredStart) / 1000);
 polling = false;
 drainDeadline = Date.now() + 30_000;
 await poller;
+for (let i = 0; i < 300 && pendingAlerts.size > 0; i++) await new Promise((r) => setTimeout(r, 100));
 
 for (const s of services) await s.stop();
+receiver.close();
+await alertsPool.end();
+await dropDatabase(alertsDbUrl);
 
 say(`phase 2: sink throughput on a backlog of ${backlog} interactions vs a plain bulk insert`);
 const producer = createDurableProducer(kafka);
@@ -336,6 +407,7 @@ await admin.disconnect();
 
 rowLatency.sort((a, b) => a - b);
 analysisLatency.sort((a, b) => a - b);
+alertLatency.sort((a, b) => a - b);
 console.log(
   `\nPhase 1: ${seconds} s at ${rate}/s target after ${warmupSeconds} s of warm-up, ${perRequest} record(s) per request (${Math.round(achieved)}/s accepted, ${failed} failed), ${rowLatency.length} sampled`,
 );
@@ -352,7 +424,17 @@ printTable([
     'p99 ms': percentile(analysisLatency, 99),
     unseen: pendingAnalyses.size,
   },
+  {
+    freshness: 'ingest 200 → verified webhook received (every injection)',
+    'p50 ms': percentile(alertLatency, 50),
+    'p99 ms': percentile(alertLatency, 99),
+    unseen: pendingAlerts.size,
+  },
 ]);
+console.log(
+  `alert target p99 < 2,000 ms: ${percentile(alertLatency, 99) < 2000 ? 'met' : 'missed'}` +
+    (badSignatures ? ` (${badSignatures} deliveries failed verification)` : ''),
+);
 console.log(
   `freshness target p99 < 3,000 ms: ${Math.max(percentile(rowLatency, 99), percentile(analysisLatency, 99)) < 3000 ? 'met' : 'missed'}`,
 );

@@ -27,6 +27,9 @@ describe('PostgreSQL migrations (the control plane)', () => {
     );
     expect(rows.map((r) => r.table_name)).toEqual([
       'agents',
+      'alert_interactions',
+      'alert_rules',
+      'alerts',
       'api_keys',
       'audit_log',
       'invitations',
@@ -38,6 +41,9 @@ describe('PostgreSQL migrations (the control plane)', () => {
       'schema_migrations',
       'sessions',
       'users',
+      'webhook_attempts',
+      'webhook_deliveries',
+      'webhook_endpoints',
     ]);
   });
 

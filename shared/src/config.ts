@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import ms from 'ms';
 import { repoRoot } from './paths';
 
 /**
@@ -33,7 +34,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 /** WARDEN_STACK_DIR: the local stack's runtime state (data, logs, pids, endpoints); git-ignored. */
-function stackDir(env: Env): string {
+export function stackDir(env: Env = process.env): string {
   return resolve(env.WARDEN_STACK_DIR?.trim() || resolve(repoRoot, '.stack'));
 }
 
@@ -527,5 +528,65 @@ export function loadSinkConfig(env: Env = process.env): SinkConfig {
     maxRows: intFromEnv(env, 'WARDEN_SINK_MAX_ROWS', 50_000, 1, 1_000_000),
     maxAgeMs: intFromEnv(env, 'WARDEN_SINK_MAX_AGE_MS', 1000, 10, 60_000),
     decodeThreads: intFromEnv(env, 'WARDEN_SINK_DECODE_THREADS', 1, 0, 16),
+  };
+}
+
+export interface AlerterConfig extends ConsumerServiceConfig {
+  /** WARDEN_WEBHOOK_ALLOW_PRIVATE=1: deliver to private, loopback and link-local addresses (development, tests). */
+  allowPrivate: boolean;
+  /** WARDEN_WEBHOOK_TIMEOUT_MS: how long one attempt may take, answer included (default 10 s). */
+  timeoutMs: number;
+  /** WARDEN_WEBHOOK_RETRY_SCHEDULE: waits before each retry (default 5s,5m,30m,2h,5h,10h,24h). */
+  retrySchedule: number[];
+  /** WARDEN_WEBHOOK_CONCURRENCY: attempts in flight per endpoint (default 16). */
+  perEndpointConcurrency: number;
+  /** WARDEN_WEBHOOK_DISABLE_AFTER: an endpoint failing this long is disabled (default 5d). */
+  disableAfterMs: number;
+  /** WARDEN_WEBHOOK_POLL_MS: how often the delivery loop looks for due deliveries (default 250). */
+  pollMs: number;
+  /** WARDEN_DASHBOARD_URL: where the payload's link to the interaction points (default http://127.0.0.1:8081). */
+  dashboardUrl: string;
+}
+
+/** WARDEN_WEBHOOK_ALLOW_PRIVATE=1: webhooks may target private addresses (the API checks URLs, the alerter connections). */
+export function webhookAllowPrivate(env: Env = process.env): boolean {
+  return flagFromEnv(env, 'WARDEN_WEBHOOK_ALLOW_PRIVATE');
+}
+
+/** A duration list such as `5s,5m,30m`, each through `ms`. */
+function durationsFromEnv(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name]?.trim() || fallback;
+  const values = raw.split(',').map((part) => ms(part.trim() as ms.StringValue));
+  if (values.length === 0 || values.some((v) => typeof v !== 'number' || !Number.isFinite(v) || v < 0)) {
+    throw new ConfigError(
+      name,
+      `is not a list of durations (got "${raw}")`,
+      `Use e.g. ${fallback}; unset it to use that.`,
+    );
+  }
+  return values;
+}
+
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,24h';
+
+export function loadAlerterConfig(env: Env = process.env): AlerterConfig {
+  const dashboard = env.WARDEN_DASHBOARD_URL?.trim() || 'http://127.0.0.1:8081';
+  return {
+    ...consumerServiceConfig(env, {
+      group: 'WARDEN_ALERTER_GROUP',
+      defaultGroup: 'warden-alerter',
+      metricsPort: 'WARDEN_ALERTER_METRICS_PORT',
+      defaultMetricsPort: 9103,
+    }),
+    allowPrivate: webhookAllowPrivate(env),
+    timeoutMs: intFromEnv(env, 'WARDEN_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    retrySchedule: durationsFromEnv(env, 'WARDEN_WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE),
+    perEndpointConcurrency: intFromEnv(env, 'WARDEN_WEBHOOK_CONCURRENCY', 16, 1, 64),
+    disableAfterMs: durationsFromEnv(env, 'WARDEN_WEBHOOK_DISABLE_AFTER', '5d')[0]!,
+    pollMs: intFromEnv(env, 'WARDEN_WEBHOOK_POLL_MS', 250, 10, 60_000),
+    dashboardUrl: parseUrl('WARDEN_DASHBOARD_URL', dashboard, 'https://warden.example.com', [
+      'http:',
+      'https:',
+    ]),
   };
 }

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Redis } from 'ioredis';
+import { ThreatDetectedWebhook } from '@warden/shared/alerts/payload';
 import { answerErrorsInContract } from '@warden/shared/http/answers';
 import { openApiPlugin } from '@warden/shared/http/openapi';
 import { typeBoxValidatorCompiler } from '@warden/shared/http/validation';
@@ -15,6 +16,7 @@ import { apiErrorOf } from './errors';
 import { createThrottle } from './throttle';
 import { dashboardPlugin } from './plugins/dashboard';
 import { accountRoutes } from './routes/account';
+import { alertsRoutes } from './routes/alerts';
 import { analyticsRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
 import { invitationsRoutes } from './routes/invitations';
@@ -43,6 +45,10 @@ export interface ApiDeps {
   signup?: SignupMode;
   /** The built dashboard (web/dist), served at / with a fallback to index.html for page URLs. */
   dashboardRoot?: string;
+  /** WARDEN_SECRET_KEY: webhook secrets are encrypted with it (loaded on first use when not given). */
+  secretKey?: Buffer;
+  /** WARDEN_WEBHOOK_ALLOW_PRIVATE=1: webhook URLs on private addresses are accepted. */
+  webhookAllowPrivate?: boolean;
 }
 
 /** Builds the API without listening, so tests drive it with `inject()` or a real port. */
@@ -62,6 +68,24 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
       'Sessions, API keys and security analytics of one project (X-Warden-Project, or the key’s own). ' +
       'Requests that change state with a session must echo the `warden_csrf` cookie in `x-csrf-token`.',
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+    // What Warden sends to a project's endpoints (docs/alerts.md: headers, signing, retries).
+    webhooks: {
+      threat_detected: {
+        post: {
+          summary: 'A threat matched an alert rule (first detection, then one update with the count).',
+          description:
+            'Signed per Standard Webhooks: webhook-id (the same on every retry), webhook-timestamp, ' +
+            'webhook-signature (`v1,` base64 HMAC-SHA256 of `id.timestamp.body` with the endpoint secret; two during a rotation).',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ThreatDetectedWebhook } },
+          },
+          responses: {
+            '2XX': { description: 'Delivered; anything else is retried (410 disables the endpoint).' },
+          },
+        },
+      },
+    },
   });
 
   const redisPrefix = deps.redisPrefix ?? 'warden:';
@@ -125,6 +149,11 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
       });
       await v1.register(interactionsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
       await v1.register(exportRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(alertsRoutes, {
+        pool: deps.pool,
+        allowPrivate: deps.webhookAllowPrivate ?? false,
+        ...(deps.secretKey ? { secretKey: deps.secretKey } : {}),
+      });
     },
     { prefix: '/api/v1' },
   );

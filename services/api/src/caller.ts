@@ -20,6 +20,8 @@ export type Caller =
  * - `analytics:read` — any member (viewer included) or a key with `analytics:read`/`admin`;
  * - `keys:read` — any member, or a key with `keys:manage`/`admin`;
  * - `keys:manage` — owner, admin or member (not viewer), or a key with `keys:manage`/`admin`;
+ * - `alerts:read` — any member, or a key with `admin`;
+ * - `alerts:manage` — owner or admin, or a key with `admin` (webhook endpoints and alert rules);
  * - `caller` — anyone authenticated (no project needed).
  * Organisation-level permissions (no project is fixed; the route bounds itself by organisation):
  * - `projects:read` — any member, or a key with `analytics:read`/`keys:manage`/`admin` (its own project);
@@ -37,15 +39,25 @@ export type Permission =
   | 'projects:write'
   | 'org:read'
   | 'org:invite'
-  | 'org:manage';
+  | 'org:manage'
+  | 'alerts:read'
+  | 'alerts:manage';
 
 /** Permissions whose requests act on one project, fixed by the guard (X-Warden-Project or the key's). */
-const PROJECT_BOUND = new Set<Permission>(['analytics:read', 'keys:read', 'keys:manage']);
+const PROJECT_BOUND = new Set<Permission>([
+  'analytics:read',
+  'keys:read',
+  'keys:manage',
+  'alerts:read',
+  'alerts:manage',
+]);
 
 const KEY_SCOPES: Record<Permission, readonly Scope[]> = {
   'analytics:read': ['analytics:read', 'admin'],
   'keys:read': ['keys:manage', 'admin'],
   'keys:manage': ['keys:manage', 'admin'],
+  'alerts:read': ['admin'],
+  'alerts:manage': ['admin'],
   caller: ['ingest', 'analytics:read', 'keys:manage', 'admin'],
   'projects:read': ['analytics:read', 'keys:manage', 'admin'],
   'projects:write': ['admin'],
@@ -57,6 +69,8 @@ const SESSION_ROLES: Record<Permission, readonly string[]> = {
   'analytics:read': ['owner', 'admin', 'member', 'viewer'],
   'keys:read': ['owner', 'admin', 'member', 'viewer'],
   'keys:manage': ['owner', 'admin', 'member'],
+  'alerts:read': ['owner', 'admin', 'member', 'viewer'],
+  'alerts:manage': ['owner', 'admin'],
   caller: ['owner', 'admin', 'member', 'viewer'],
   'projects:read': ['owner', 'admin', 'member', 'viewer'],
   'projects:write': ['owner', 'admin', 'member'],

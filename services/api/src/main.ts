@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { clickhouseDatabase, loadApiConfig, loadEndpoints } from '@warden/shared/config';
+import { loadSecretKey } from '@warden/shared/alerts/secrets';
+import { clickhouseDatabase, loadApiConfig, loadEndpoints, webhookAllowPrivate } from '@warden/shared/config';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { KeyAuthenticator, PostgresKeys } from '@warden/shared/keys/index';
 import { createLogger } from '@warden/shared/logger';
@@ -40,6 +41,9 @@ const app = await buildApp({
   loginAttemptsPerMinute: config.loginAttemptsPerMinute,
   signup: config.signup,
   dashboardRoot: join(repoRoot, 'web', 'dist'),
+  // Read at start: in production a missing WARDEN_SECRET_KEY stops the API with how to set it.
+  secretKey: loadSecretKey(),
+  webhookAllowPrivate: webhookAllowPrivate(),
 });
 await app.listen({ port: config.port, host: config.host });
 log.info(

@@ -12,7 +12,7 @@ import { runMigrate, runTopics } from './schema';
 import { supervise } from './supervise';
 
 /** The deployable processes, in start order. */
-export const services = ['ingest', 'api', 'detector', 'sink'] as const;
+export const services = ['ingest', 'api', 'detector', 'sink', 'alerter'] as const;
 export type ServiceName = (typeof services)[number];
 
 export function serviceEntry(name: ServiceName): string {
@@ -32,6 +32,7 @@ export const nodeFlags: Record<ServiceName, string[]> = {
   api: [],
   detector: [],
   sink: ['--max-semi-space-size=64'],
+  alerter: [],
 };
 
 /** The arguments to `node` that run a service, the same for `warden start`, tests and benchmarks. */

@@ -1,0 +1,201 @@
+import {
+  claimDue,
+  closeWindows,
+  endpointsDue,
+  recordAttempt,
+  type ClaimedDelivery,
+} from '@warden/shared/alerts/outbox';
+import { decryptSecret } from '@warden/shared/alerts/secrets';
+import { postWebhook, signedHeaders, type PostResult } from '@warden/shared/alerts/send';
+import type { Logger } from '@warden/shared/logger';
+import { Counter, Histogram, type Registry } from '@warden/shared/metrics';
+import type { PostgresPool } from '@warden/shared/postgres/client';
+
+export interface DispatcherOptions {
+  pool: PostgresPool;
+  logger: Logger;
+  metrics: Registry;
+  secretKey: Buffer;
+  dashboardUrl: string;
+  allowPrivate: boolean;
+  timeoutMs: number;
+  /** Waits before each retry; the delivery fails for good once it is spent. */
+  retrySchedule: number[];
+  perEndpointConcurrency: number;
+  disableAfterMs: number;
+  pollMs: number;
+}
+
+/** The longest a 429's Retry-After is honoured for. */
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
+/** ±20% around `ms`, so endpoints that failed together are not retried in one burst. */
+const jitter = (ms: number) => Math.round(ms * (0.8 + Math.random() * 0.4));
+
+/** Retry-After as seconds or an HTTP date, in ms from now; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(raw) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/**
+ * The delivery loop: takes due deliveries from the outbox per endpoint, at most
+ * `perEndpointConcurrency` in flight for each, so a slow or failing endpoint only ever holds its
+ * own slots. Each attempt is signed afresh (new webhook-timestamp, same webhook-id), logged, and
+ * either settles the delivery or schedules the next try.
+ */
+export class Dispatcher {
+  private readonly inFlight = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private ticking = false;
+  private again = false;
+  private readonly m;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    const registers = [opts.metrics];
+    this.m = {
+      attempts: new Counter({
+        name: 'warden_alerter_attempts_total',
+        help: 'Webhook attempts by result (delivered, retry, failed, disabled).',
+        labelNames: ['result'],
+        registers,
+      }),
+      seconds: new Histogram({
+        name: 'warden_alerter_attempt_seconds',
+        help: 'Webhook attempt duration.',
+        buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        registers,
+      }),
+    };
+  }
+
+  /** Lease on a claimed delivery: longer than an attempt can take, short enough to resume soon after a crash. */
+  private get leaseMs(): number {
+    return this.opts.timeoutMs + 5_000;
+  }
+
+  start(): void {
+    const loop = () => {
+      if (this.stopped) return;
+      void this.tick(true).finally(() => {
+        if (!this.stopped) this.timer = setTimeout(loop, this.opts.pollMs);
+      });
+    };
+    loop();
+  }
+
+  /** Looks for due deliveries now (the consumer just wrote some, or a slot freed). */
+  wake(): void {
+    void this.tick(false);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** `windows`: also send the updates of groups whose window closed (on the poll, not on every wake). */
+  private async tick(windows: boolean): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    try {
+      if (windows) await closeWindows(this.opts.pool, this.opts.dashboardUrl);
+      do {
+        this.again = false;
+        for (const endpointId of await endpointsDue(this.opts.pool)) {
+          const free = this.opts.perEndpointConcurrency - (this.inFlight.get(endpointId) ?? 0);
+          if (free <= 0 || this.stopped) continue;
+          const claimed = await claimDue(this.opts.pool, endpointId, free, this.leaseMs);
+          for (const d of claimed) this.launch(d);
+        }
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'delivery loop: PostgreSQL failed; trying again');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private launch(d: ClaimedDelivery): void {
+    this.inFlight.set(d.endpointId, (this.inFlight.get(d.endpointId) ?? 0) + 1);
+    const attempt = this.attempt(d)
+      .catch((err: unknown) =>
+        this.opts.logger.warn(
+          { err, delivery: d.id },
+          'delivery attempt not recorded; its lease runs out and it is sent again',
+        ),
+      )
+      .finally(() => {
+        this.inFlight.set(d.endpointId, (this.inFlight.get(d.endpointId) ?? 1) - 1);
+        this.running.delete(attempt);
+        // A slot freed: the endpoint's next due delivery goes now rather than at the next poll.
+        if (!this.stopped) this.wake();
+      });
+    this.running.add(attempt);
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
+    const { secretKey } = this.opts;
+    const secrets = [decryptSecret(secretKey, d.secret, d.endpointId)];
+    if (d.previousSecret) secrets.push(decryptSecret(secretKey, d.previousSecret, d.endpointId));
+    const headers = signedHeaders({ id: d.id, body: d.body, secrets });
+    const res = await postWebhook(d.url, headers, d.body, {
+      timeoutMs: this.opts.timeoutMs,
+      allowPrivate: this.opts.allowPrivate,
+    });
+    this.m.seconds.observe(res.latencyMs / 1000);
+    const outcome = this.outcome(d, res);
+    await recordAttempt(this.opts.pool, d, outcome);
+    const result = outcome.ok
+      ? 'delivered'
+      : outcome.disable
+        ? 'disabled'
+        : outcome.retryAt
+          ? 'retry'
+          : 'failed';
+    this.m.attempts.inc({ result });
+    if (outcome.disable)
+      this.opts.logger.warn({ endpoint: d.endpointId, reason: outcome.disable }, 'webhook endpoint disabled');
+  }
+
+  private outcome(d: ClaimedDelivery, res: PostResult) {
+    const status = res.statusCode;
+    const base = {
+      statusCode: status,
+      latencyMs: res.latencyMs,
+      error: res.error ?? (status !== null && (status < 200 || status >= 300) ? `answered ${status}` : null),
+      responseExcerpt: res.excerpt || null,
+    };
+    if (status !== null && status >= 200 && status < 300)
+      return { ...base, ok: true, retryAt: null, disable: null };
+    const now = Date.now();
+    if (status === 410)
+      return {
+        ...base,
+        ok: false,
+        retryAt: null,
+        disable: `the endpoint answered 410 Gone on ${new Date(now).toISOString()}; enable it again once it takes deliveries`,
+      };
+    const failingFor = d.failingSince ? now - d.failingSince.getTime() : 0;
+    if (failingFor >= this.opts.disableAfterMs)
+      return {
+        ...base,
+        ok: false,
+        retryAt: null,
+        disable: `every delivery failed for ${Math.round(failingFor / 3_600_000)} h (last: ${base.error}); fix the endpoint, then enable it again`,
+      };
+    const step = this.opts.retrySchedule[d.attempts];
+    if (step === undefined) return { ...base, ok: false, retryAt: null, disable: null };
+    const wait = (status === 429 ? retryAfterMs(res.headers['retry-after'], now) : undefined) ?? jitter(step);
+    return { ...base, ok: false, retryAt: new Date(now + wait), disable: null };
+  }
+}
