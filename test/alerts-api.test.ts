@@ -9,6 +9,7 @@ import { UserDirectory } from '@warden/shared/users/index';
 import { endpoints } from './support/pipeline';
 import { testPostgres, type TestPostgres } from './support/postgres';
 import { redisNamespace } from './support/redis-namespace';
+import { apiClient, type Signed } from './support/api-client';
 
 /** The webhook and alert-rule routes (issue #24 point 4): roles, tenancy, secrets shown once. */
 const PASSWORD = 'correct horse battery staple';
@@ -22,42 +23,11 @@ let app: FastifyInstance;
 let base: string;
 const secretKey = randomBytes(32);
 
-interface Answer {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers, asserted field by field
-}
-
-interface Signed {
-  cookie: string;
-  csrf: string;
-}
-
-async function login(email: string): Promise<Signed> {
-  const res = await fetch(`${base}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  const csrf = ((await res.json()) as { csrfToken: string }).csrfToken;
-  const session = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('warden_session='))!
-    .split(';')[0]!;
-  return { cookie: `${session}; warden_csrf=${csrf}`, csrf };
-}
-
-async function call(who: Signed, method: string, path: string, body?: unknown): Promise<Answer> {
-  const headers: Record<string, string> = { cookie: who.cookie, 'x-csrf-token': who.csrf };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const client = apiClient(() => base);
+const login = (email: string) => client.login(email, PASSWORD);
+/** A signed-in call under /api/v1, the CSRF token echoed. */
+const call = (who: Signed, method: string, path: string, body?: unknown) =>
+  client.call(method, `/api/v1${path}`, { cookie: who.cookie, csrf: who.csrf, body });
 
 let owner: Signed;
 let member: Signed;

@@ -16,6 +16,7 @@ import {
   analysisOf,
   envelopeOf,
 } from './support/analytics-seed';
+import { apiClient } from './support/api-client';
 import { eventually, queryRows, testDatabase } from './support/pipeline';
 import { testPostgres, type TestPostgres } from './support/postgres';
 import { redisNamespace } from './support/redis-namespace';
@@ -33,55 +34,9 @@ let keys: KeyAuthenticator;
 let app: FastifyInstance;
 let base: string;
 
-interface Answer {
-  status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON answers, asserted field by field
-  headers: Headers;
-}
-
-async function call(
-  method: string,
-  path: string,
-  opts: { cookie?: string; csrf?: string; key?: string; project?: string; body?: unknown } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (opts.cookie) headers.cookie = opts.cookie;
-  if (opts.csrf) headers['x-csrf-token'] = opts.csrf;
-  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
-  if (opts.project) headers['x-warden-project'] = opts.project;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-}
-
-interface Signed {
-  cookie: string;
-  csrf: string;
-  setCookies: string[];
-}
-
-async function login(email: string, password = PASSWORD): Promise<Signed> {
-  const res = await fetch(`${base}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const setCookies = res.headers.getSetCookie();
-  const value = (name: string) =>
-    setCookies
-      .find((c) => c.startsWith(`${name}=`))
-      ?.split(';')[0]
-      ?.slice(name.length + 1) ?? '';
-  const csrf = value('warden_csrf');
-  expect(((await res.json()) as { csrfToken: string }).csrfToken).toBe(csrf);
-  return { cookie: `warden_session=${value('warden_session')}; warden_csrf=${csrf}`, csrf, setCookies };
-}
+const client = apiClient(() => base);
+const { call } = client;
+const login = (email: string, password = PASSWORD) => client.login(email, password);
 
 const acmeRange = `from=${DAY_FROM}&to=${DAY_TO}`;
 

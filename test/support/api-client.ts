@@ -60,6 +60,8 @@ export function apiClient(base: () => string) {
         ?.split(';')[0]
         ?.slice(name.length + 1) ?? '';
     const csrf = value('warden_csrf');
+    // The page reads the token from the answer as well as from the cookie: both the same.
+    expect(((await res.json()) as { csrfToken: string }).csrfToken).toBe(csrf);
     return { cookie: `warden_session=${value('warden_session')}; warden_csrf=${csrf}`, csrf, setCookies };
   }
 

@@ -1,5 +1,5 @@
 import { randomBase62 } from '../keys/format';
-import type { PostgresClient, PostgresPool } from '../postgres/client';
+import { inTransaction, type PostgresClient, type PostgresPool } from '../postgres/client';
 import type { Severity } from '../schemas/detection';
 import { DEFAULT_RULE, threatPayload, type AlertRule, type RaisedAlert } from './payload';
 
@@ -88,9 +88,7 @@ export async function recordAlerts(
 ): Promise<RecordResult> {
   const result: RecordResult = { raised: 0, grouped: 0, repeated: 0, deliveries: 0 };
   if (alerts.length === 0) return result;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     // Locks in one order, so two batches sharing keys never deadlock.
     const keys = [...new Set(alerts.map((a) => a.dedupKey))].sort();
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 5)) FROM unnest($1::text[]) AS k', [
@@ -155,24 +153,16 @@ export async function recordAlerts(
       result.raised++;
       result.deliveries += targets.length;
     }
-    await client.query('COMMIT');
     return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**
  * Alerts whose window closed with more detections than were sent: one update each (same
  * dedupKey, the total count) goes into the outbox. Returns how many alerts were updated.
  */
-export async function closeWindows(pool: PostgresPool, dashboardUrl: string): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export function closeWindows(pool: PostgresPool, dashboardUrl: string): Promise<number> {
+  return inTransaction(pool, async (client) => {
     const { rows } = await client.query<{
       id: string;
       project_id: string;
@@ -193,14 +183,8 @@ export async function closeWindows(pool: PostgresPool, dashboardUrl: string): Pr
       );
       await client.query('UPDATE alerts SET notified_count = $2 WHERE id = $1', [r.id, r.count]);
     }
-    await client.query('COMMIT');
     return rows.length;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** A delivery the loop has claimed, with what sending it needs. */
