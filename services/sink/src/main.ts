@@ -13,7 +13,7 @@ await runConsumerService(
     // Large fetches: the sink writes thousands of rows per insert.
     consumer: { maxBytesPerPartition: 4 * 1024 * 1024, minBytes: 256 * 1024 },
   },
-  ({ consumer, writer, log, metrics }) => {
+  ({ consumer, writer, log, metrics, restart }) => {
     const clickhouse = createClickhouse({ url: config.endpoints.clickhouseUrl, cluster: config.cluster });
     const pipeline = new SinkPipeline({
       consumer,
@@ -28,6 +28,7 @@ await runConsumerService(
       decodeThreads: config.decodeThreads,
       topics: [topics.interactions, topics.detections],
       fromBeginning: config.fromBeginning,
+      restart,
     });
     return {
       pipeline,

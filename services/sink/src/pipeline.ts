@@ -29,6 +29,12 @@ export interface SinkOptions {
   fromBeginning?: boolean;
   /** Threads that decode and serialize rows; 0 decodes on the consuming thread. Default 1. */
   decodeThreads?: number;
+  /**
+   * A rewind the consumer refused leaves rows behind that a later commit would skip: the process
+   * must start afresh from the committed offsets (runConsumerService's `restart`). Without it, the
+   * error is thrown.
+   */
+  restart?: (reason: string, fields?: Record<string, unknown>) => void;
 }
 
 /** One fetched batch of one partition, from read to appended. */
@@ -52,6 +58,8 @@ export class SinkPipeline {
   private batch = new RowBatch();
   private flushing: Promise<void> | null = null;
   private stopping = false;
+  /** A rewind failed: nothing may be committed any more (the process is being restarted). */
+  private broken = false;
   /** ClickHouse refuses the inserts in hand: the pipeline waits on purpose (no commits meanwhile). */
   private storeFailing = false;
   private timer: NodeJS.Timeout | undefined;
@@ -289,10 +297,13 @@ export class SinkPipeline {
       try {
         this.opts.consumer.seek(r);
       } catch (seekErr) {
-        this.opts.logger.warn(
-          { err: seekErr, ...r },
-          'rewind failed; the partition is re-read after the next rebalance',
-        );
+        // Going on would let a later batch of this partition commit past the dropped rows.
+        this.stopping = true;
+        this.broken = true;
+        const reason = 'a rewind was refused by the consumer';
+        if (!this.opts.restart) throw seekErr;
+        this.opts.restart(reason, { err: seekErr, ...r });
+        return;
       }
     }
   }
@@ -338,6 +349,7 @@ export class SinkPipeline {
           step: 'insert',
         })),
       );
+      if (this.broken) throw new WriteAborted();
       await consumer.commitOffsets(batch.commits());
       this.m.batchRows.observe(batch.size);
       this.m.insertSeconds.observe((performance.now() - started) / 1000);

@@ -26,6 +26,12 @@ export interface ConsumerServiceParts {
   consumer: Consumer;
   /** Writes what the pipeline produces, dead letters included, with acks=all. */
   writer: DurableWriter;
+  /**
+   * Ends the process so a fresh one resumes from the committed offsets: for a pipeline whose state
+   * can no longer be trusted (a rewind the consumer refused), where going on could commit past rows
+   * it never wrote.
+   */
+  restart: (reason: string, fields?: Record<string, unknown>) => void;
 }
 
 /** What the service wires from its parts. */
@@ -74,8 +80,6 @@ export async function runConsumerService(
     timeoutMs: 30_000,
     createProducer: () => createDurableProducer(kafka),
   });
-  const { pipeline, prepare, close, describe, watch } = wire({ log, metrics, kafka, consumer, writer });
-
   // Crash-only: kafkajs restarting a consumer in place left the pipeline's in-flight state (runs
   // decoding, a flush committing to the old group generation) behind, and a restarted sink was seen
   // silent until the group's next rebalance, minutes later. A fresh process has no such state and
@@ -90,6 +94,15 @@ export async function runConsumerService(
     exit.unref();
     void writer.close().finally(() => process.exit(1));
   };
+  const { pipeline, prepare, close, describe, watch } = wire({
+    log,
+    metrics,
+    kafka,
+    consumer,
+    writer,
+    restart: (reason, fields = {}) => exitForFreshStart(reason, fields),
+  });
+
   consumer.on(consumer.events.CRASH, ({ payload }) => {
     if (!payload.restart) exitForFreshStart('the Kafka consumer stopped', { err: payload.error });
   });
