@@ -68,6 +68,7 @@ const secrets = {
   REDIS_PASSWORD: 'redis-test-secret',
   CLICKHOUSE_PASSWORD: 'clickhouse-test-secret',
   POSTGRES_PASSWORD: 'postgres-test-secret',
+  WARDEN_SECRET_KEY: 'aa'.repeat(32),
 };
 
 const environmentOf = (service: Service): Record<string, string> => {
@@ -191,7 +192,9 @@ describe('docker-compose.yml', () => {
     const serviceDirs = readdirSync(resolve(repoRoot, 'services')).filter((dir) =>
       existsSync(resolve(repoRoot, 'services', dir, 'src/main.ts')),
     );
-    expect(serviceDirs).toEqual(expect.arrayContaining(['cli', 'detector', 'ingest', 'sink']));
+    expect(serviceDirs).toEqual(
+      expect.arrayContaining(['alerter', 'api', 'cli', 'detector', 'ingest', 'sink']),
+    );
     for (const dir of serviceDirs) {
       const name = dir === 'cli' ? 'init' : dir;
       expect(compose.services[name], `services/${dir} has no compose service "${name}"`).toBeDefined();

@@ -25,6 +25,7 @@ describe('Kafka cluster of three brokers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warden-kafka-cluster-'));
   const say = () => undefined;
   const agentId = uniqueName('cluster');
+  const sinkGroup = uniqueName('warden-test-cluster-sink');
   const ports: KafkaPorts[] = [];
   let pids: number[] = [];
   let brokers: string[] = [];
@@ -48,6 +49,49 @@ describe('Kafka cluster of three brokers', () => {
     const started = startKafkaCluster(ports, say, dir, nodes);
     nodes.forEach((node, i) => (pids[node] = started[i]!));
   };
+  /**
+   * Where records missing from ClickHouse are: their partition and offset in the interactions topic
+   * (or not in Kafka at all), beside the sink group's committed offsets and the partitions' ends.
+   */
+  const whereAre = async (missing: string[]) => {
+    if (missing.length === 0) return '';
+    const kafka = createKafka({ brokers, clientId: 'warden-test-diagnose' });
+    const admin = kafka.admin();
+    const consumer = kafka.consumer({ groupId: uniqueName('warden-test-diagnose') });
+    try {
+      await admin.connect();
+      const topic = warden.topics.interactions;
+      const [committed] = await admin.fetchOffsets({ groupId: sinkGroup, topics: [topic] });
+      const ends = await admin.fetchTopicOffsets(topic);
+      const found: Record<string, string> = {};
+      const left = new Set(ends.filter((e) => e.high !== e.low).map((e) => e.partition));
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ partition, message }) => {
+          const text = message.value?.toString() ?? '';
+          for (const id of missing) if (text.includes(id)) found[id] = `${partition}@${message.offset}`;
+          const end = ends.find((e) => e.partition === partition);
+          if (end && BigInt(message.offset) + 1n >= BigInt(end.high)) left.delete(partition);
+        },
+      });
+      await eventually(
+        async () => left.size,
+        (n) => n === 0,
+        30_000,
+      ).catch(() => undefined);
+      return JSON.stringify({
+        missing: missing.map((id) => ({ id, at: found[id] ?? 'not in Kafka' })),
+        committed: committed?.partitions,
+        ends: ends.map((e) => ({ partition: e.partition, high: e.high })),
+      });
+    } catch (err) {
+      return `diagnosis failed: ${String(err)}`;
+    } finally {
+      await consumer.disconnect().catch(() => undefined);
+      await admin.disconnect().catch(() => undefined);
+    }
+  };
   /** Every acknowledged record is in ClickHouse (waiting up to 5 min), and how long that took. */
   const caughtUp = async (after: string) => {
     const started = Date.now();
@@ -58,7 +102,7 @@ describe('Kafka cluster of three brokers', () => {
       .split('\n')
       .filter((line) => !line.includes('"statusCode":503'))
       .join('\n');
-    expect(missing, log.slice(-30_000)).toEqual([]);
+    expect(missing, `${await whereAre(missing)}\n${log.slice(-30_000)}`).toEqual([]);
     console.log(
       `${after}: all ${traffic.acknowledged.length} acknowledged records stored ${Date.now() - started} ms after the check began`,
     );
@@ -70,7 +114,7 @@ describe('Kafka cluster of three brokers', () => {
     brokers = ports.map((p) => `127.0.0.1:${p.broker}`);
     pids = startKafkaCluster(ports, say, dir);
     expect(await eventually(liveBrokers, (n) => n === 3, 120_000)).toBe(3);
-    warden = await startWarden({ KAFKA_BROKERS: brokers.join(',') });
+    warden = await startWarden({ KAFKA_BROKERS: brokers.join(','), WARDEN_SINK_GROUP: sinkGroup });
     expect(await probeThrough(warden, agentId, 90_000)).toBeGreaterThan(0);
     traffic = steadyTraffic(warden, agentId, 60);
   }, 300_000);
