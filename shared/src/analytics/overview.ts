@@ -25,36 +25,55 @@ export async function overview(
 ): Promise<Overview> {
   const s = scopeSql(database, scope);
   const rollupWhere = `${s.account} AND ${s.hours}`;
-  const [usage] = await selectRows<{
-    interactions: number;
-    tokens: number;
-    tool_calls: number;
-    tool_errors: number;
-    failing: number;
-    agents: number;
-  }>(
-    client,
-    `SELECT uniqExactMerge(interaction_ids) AS interactions, sumMerge(tokens_sum) AS tokens,
-       sumMerge(tool_calls_sum) AS tool_calls, sumMerge(tool_errors_sum) AS tool_errors,
-       uniqExactIfMerge(failing_interaction_ids) AS failing, uniqExact(agent_id) AS agents
-     FROM ${s.db}.agent_hourly WHERE ${rollupWhere}`,
-  );
-  const [totals] = await selectRows<{ findings: number; interactions: number }>(
-    client,
-    `SELECT uniqExactMerge(finding_ids) AS findings, uniqExactMerge(interaction_ids) AS interactions
-     FROM ${s.db}.detection_hourly WHERE ${rollupWhere}`,
-  );
-  const severities = await selectRows<{ severity: Severity; findings: number }>(
-    client,
-    `SELECT severity, uniqExactMerge(finding_ids) AS findings
-     FROM ${s.db}.detection_hourly WHERE ${rollupWhere} GROUP BY severity`,
-  );
-  const threats = await selectRows<{ threat_type: string; findings: number; interactions: number }>(
-    client,
-    `SELECT threat_type, uniqExactMerge(finding_ids) AS findings, uniqExactMerge(interaction_ids) AS interactions
-     FROM ${s.db}.detection_hourly WHERE ${rollupWhere}
-     GROUP BY threat_type ORDER BY findings DESC, threat_type`,
-  );
+  // Every interaction, and every finding, falls in exactly one (hour, agent) group of the rollups:
+  // the range's distinct counts are the sums of each group's, and merging many small sets is far
+  // cheaper than one set of every id in the range (measured in bench:api).
+  const [[usage], [totals], severities, threats] = await Promise.all([
+    selectRows<{
+      interactions: number;
+      tokens: number;
+      tool_calls: number;
+      tool_errors: number;
+      failing: number;
+      agents: number;
+    }>(
+      client,
+      `SELECT sum(interactions) AS interactions, sum(tokens) AS tokens, sum(tool_calls) AS tool_calls,
+         sum(tool_errors) AS tool_errors, sum(failing) AS failing, uniqExact(agent_id) AS agents
+       FROM (
+         SELECT agent_id, uniqExactMerge(interaction_ids) AS interactions, sumMerge(tokens_sum) AS tokens,
+           sumMerge(tool_calls_sum) AS tool_calls, sumMerge(tool_errors_sum) AS tool_errors,
+           uniqExactIfMerge(failing_interaction_ids) AS failing
+         FROM ${s.db}.agent_hourly WHERE ${rollupWhere} GROUP BY hour, agent_id
+       )`,
+    ),
+    selectRows<{ findings: number; interactions: number }>(
+      client,
+      `SELECT sum(findings) AS findings, sum(interactions) AS interactions
+       FROM (
+         SELECT uniqExactMerge(finding_ids) AS findings, uniqExactMerge(interaction_ids) AS interactions
+         FROM ${s.db}.detection_hourly WHERE ${rollupWhere} GROUP BY hour, agent_id
+       )`,
+    ),
+    selectRows<{ severity: Severity; findings: number }>(
+      client,
+      `SELECT severity, sum(findings) AS findings
+       FROM (
+         SELECT severity, uniqExactMerge(finding_ids) AS findings
+         FROM ${s.db}.detection_hourly WHERE ${rollupWhere} GROUP BY severity, hour, agent_id
+       )
+       GROUP BY severity`,
+    ),
+    selectRows<{ threat_type: string; findings: number; interactions: number }>(
+      client,
+      `SELECT threat_type, sum(findings) AS findings, sum(interactions) AS interactions
+       FROM (
+         SELECT threat_type, uniqExactMerge(finding_ids) AS findings, uniqExactMerge(interaction_ids) AS interactions
+         FROM ${s.db}.detection_hourly WHERE ${rollupWhere} GROUP BY threat_type, hour, agent_id
+       )
+       GROUP BY threat_type ORDER BY findings DESC, threat_type`,
+    ),
+  ]);
   const bySeverity = Object.fromEntries(SEVERITIES.map((sev) => [sev, 0])) as Record<Severity, number>;
   for (const row of severities) bySeverity[row.severity] = Number(row.findings);
   return {
@@ -93,13 +112,21 @@ export async function hourlyActivity(
   const where = `${s.account} AND ${s.hours}`;
   const usage = await selectRows<{ hour: string; interactions: number; tokens: number }>(
     client,
-    `SELECT hour, uniqExactMerge(interaction_ids) AS interactions, sumMerge(tokens_sum) AS tokens
-     FROM ${s.db}.agent_hourly WHERE ${where} GROUP BY hour ORDER BY hour`,
+    `SELECT hour, sum(interactions) AS interactions, sum(tokens) AS tokens
+     FROM (
+       SELECT hour, uniqExactMerge(interaction_ids) AS interactions, sumMerge(tokens_sum) AS tokens
+       FROM ${s.db}.agent_hourly WHERE ${where} GROUP BY hour, agent_id
+     )
+     GROUP BY hour ORDER BY hour`,
   );
   const found = await selectRows<{ hour: string; findings: number }>(
     client,
-    `SELECT hour, uniqExactMerge(finding_ids) AS findings
-     FROM ${s.db}.detection_hourly WHERE ${where} GROUP BY hour ORDER BY hour`,
+    `SELECT hour, sum(findings) AS findings
+     FROM (
+       SELECT hour, uniqExactMerge(finding_ids) AS findings
+       FROM ${s.db}.detection_hourly WHERE ${where} GROUP BY hour, agent_id
+     )
+     GROUP BY hour ORDER BY hour`,
   );
   const byHour = new Map<string, HourlyActivity>();
   for (const r of usage)
