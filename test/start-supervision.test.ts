@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '@warden/shared/keys/index';
 import { services } from '@warden/cli';
+import { apiClient } from './support/api-client';
 import { eventually, uniqueName } from './support/pipeline';
 import {
   missingAcknowledged,
@@ -55,6 +56,16 @@ describe('warden start supervises its services', () => {
   afterAll(async () => {
     await traffic?.stop();
     await warden?.stop();
+  });
+
+  it('prints a first sign-in on a fresh install, whose organisation holds the demo project', async () => {
+    const [, email, password] = /Sign in\s+(\S+) \/ (\S+)/.exec(warden.output()) ?? [];
+    expect(email).toBe('owner@warden.local');
+    const { call, login } = apiClient(() => `http://127.0.0.1:${warden.apiPort}`);
+    const owner = await login(email!, password!);
+    const projects = await call('GET', '/api/v1/projects', { cookie: owner.cookie });
+    expect(projects.status).toBe(200);
+    expect(projects.body.projects.map((p: { projectId: string }) => p.projectId)).toContain('demo');
   });
 
   for (const name of services) {

@@ -6,7 +6,7 @@ import { ensureDashboardBuilt } from '@warden/shared/dashboard-build';
 import { repoRoot } from '@warden/shared/paths';
 import { stackUp } from '../stack/index';
 import { waitUntil } from '../stack/process';
-import { demoKey } from './demo';
+import { demoKey, firstOwner } from './demo';
 import { printProgress } from './stack';
 import { runMigrate, runTopics } from './schema';
 import { supervise } from './supervise';
@@ -95,6 +95,7 @@ export async function runStart(): Promise<void> {
   });
   const base = `http://127.0.0.1:${port}/api/v1`;
   const key = await demoKey();
+  const owner = await firstOwner();
   const healthz = `http://127.0.0.1:${port}/healthz`;
   await waitUntil(
     `ingest at ${healthz}`,
@@ -112,7 +113,14 @@ export async function runStart(): Promise<void> {
       '',
       `Warden is running (${((Date.now() - t0) / 1000).toFixed(1)} s). Ctrl-C stops the services; \`npx warden stack down\` stops the stack.`,
       `  API         ${base}   (docs: http://127.0.0.1:${port}/docs)`,
-      `  Dashboard   http://127.0.0.1:${apiPort}/   (sign in with a user of \`npx warden users create\`)`,
+      `  Dashboard   http://127.0.0.1:${apiPort}/`,
+      ...(owner
+        ? [
+            `  Sign in     ${owner.email} / ${owner.password}   (created now, shown once; \`npx warden users reset-password --email ${owner.email}\` if lost)`,
+          ]
+        : [
+            `  Sign in     with your user (\`npx warden users create\` adds one; \`npx warden users reset-password\` if forgotten)`,
+          ]),
       `  Manage      http://127.0.0.1:${apiPort}/api/v1   (sessions, keys, analytics; docs: http://127.0.0.1:${apiPort}/docs)`,
       `  Metrics     http://${metricsHost}:${metricsPort}/metrics (ingest; not on the API port)`,
       `  Demo key    ${key}   (account demo, professional tier; \`npx warden keys --help\` for more)`,
