@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@warden/api';
 import { AgentRegistry } from '@warden/shared/agents/index';
 import { selectRows } from '@warden/shared/clickhouse/client';
-import { analysisRow, detectionRows, interactionRow } from '@warden/shared/clickhouse/rows';
 import { KeyAuthenticator, KeyStore, PostgresKeys, usageDay } from '@warden/shared/keys/index';
 import { SEVERITIES } from '@warden/shared/schemas/detection';
 import { UserDirectory } from '@warden/shared/users/index';
@@ -16,8 +15,7 @@ import {
   DAY_TO,
   OTHER_ACCOUNT,
   OTHERS,
-  analysisOf,
-  envelopeOf,
+  seedAnalysedOnce,
 } from './support/analytics-seed';
 import { apiClient, type Signed } from './support/api-client';
 import { testDatabase } from './support/pipeline';
@@ -54,23 +52,7 @@ const rangeSql = `received_at >= toDateTime('2025-03-01 00:00:00', 'UTC') AND re
 beforeAll(async () => {
   pg = await testPostgres();
   ch = await testDatabase('warden_test_api_reads');
-  const seeded = [...ACME, ...OTHERS];
-  await ch.client.insert({
-    table: `${ch.db}.interactions`,
-    values: seeded.map(envelopeOf).map(interactionRow),
-    format: 'JSONEachRow',
-  });
-  const analyses = seeded.map((s) => analysisOf(s, '1.0.0', s.receivedMs + 2000));
-  await ch.client.insert({
-    table: `${ch.db}.detections`,
-    values: analyses.flatMap(detectionRows),
-    format: 'JSONEachRow',
-  });
-  await ch.client.insert({
-    table: `${ch.db}.analyses`,
-    values: analyses.map(analysisRow),
-    format: 'JSONEachRow',
-  });
+  await seedAnalysedOnce(ch.client, ch.db);
 
   const users = new UserDirectory(pg.pool);
   const a = await users.createUser({

@@ -3,7 +3,6 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '@warden/api';
-import { analysisRow, detectionRows, interactionRow } from '@warden/shared/clickhouse/rows';
 import { KeyAuthenticator, KeyStore, PostgresKeys } from '@warden/shared/keys/index';
 import { UserDirectory } from '@warden/shared/users/index';
 import {
@@ -14,7 +13,7 @@ import {
   OTHER_ACCOUNT,
   OTHERS,
   analysisOf,
-  envelopeOf,
+  seedAnalysedOnce,
 } from './support/analytics-seed';
 import { apiClient } from './support/api-client';
 import { eventually, queryRows, testDatabase } from './support/pipeline';
@@ -44,23 +43,7 @@ beforeAll(async () => {
   pg = await testPostgres();
   ch = await testDatabase('warden_test_api');
   // The analytics seed: every interaction once, analysed once (rollups and raw rows agree).
-  const seeded = [...ACME, ...OTHERS];
-  await ch.client.insert({
-    table: `${ch.db}.interactions`,
-    values: seeded.map(envelopeOf).map(interactionRow),
-    format: 'JSONEachRow',
-  });
-  const analyses = seeded.map((s) => analysisOf(s, '1.0.0', s.receivedMs + 2000));
-  await ch.client.insert({
-    table: `${ch.db}.detections`,
-    values: analyses.flatMap(detectionRows),
-    format: 'JSONEachRow',
-  });
-  await ch.client.insert({
-    table: `${ch.db}.analyses`,
-    values: analyses.map(analysisRow),
-    format: 'JSONEachRow',
-  });
+  await seedAnalysedOnce(ch.client, ch.db);
 
   const users = new UserDirectory(pg.pool);
   const a = await users.createUser({

@@ -1,3 +1,5 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { analysisRow, detectionRows, interactionRow } from '@warden/shared/clickhouse/rows';
 import type { DetectionAnalysis, Finding } from '@warden/shared/schemas/detection';
 import { buildEnvelope, type EventEnvelope, type InteractionEnvelope } from '@warden/shared/schemas/envelope';
 
@@ -259,3 +261,23 @@ export const EVENTS: EventEnvelope[] = [
   source: { endpoint: `/api/v1/integrations/${String(platform)}/telemetry`, platform: String(platform) },
   event: { agentId: String(agent), eventType: String(type), conversationId: 'c-1', data: { step: 1 } },
 }));
+
+/**
+ * Writes both accounts' interactions, each analysed once by detector 1.0.0, into `db`: the raw
+ * tables and, through their views, the rollups agree (the API suites' seed).
+ */
+export async function seedAnalysedOnce(client: ClickHouseClient, db: string): Promise<void> {
+  const seeded = [...ACME, ...OTHERS];
+  await client.insert({
+    table: `${db}.interactions`,
+    values: seeded.map(envelopeOf).map(interactionRow),
+    format: 'JSONEachRow',
+  });
+  const analyses = seeded.map((s) => analysisOf(s, '1.0.0', s.receivedMs + 2000));
+  await client.insert({
+    table: `${db}.detections`,
+    values: analyses.flatMap(detectionRows),
+    format: 'JSONEachRow',
+  });
+  await client.insert({ table: `${db}.analyses`, values: analyses.map(analysisRow), format: 'JSONEachRow' });
+}

@@ -1,3 +1,4 @@
+import type { DetectionListFilters } from '@warden/shared/analytics/index';
 import { ApiError } from '@warden/shared/http/errors';
 
 // What the read routes share: the time range, page size and opaque cursors of their query strings.
@@ -61,3 +62,16 @@ export function decodeCursor(text: string, strings: number): [number, ...string[
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The detections filters of a query string, as the analytics queries take them (absent: no filter). */
+export function detectionFilters(q: {
+  [K in keyof DetectionListFilters]?: DetectionListFilters[K] | undefined;
+}): DetectionListFilters {
+  const filters: DetectionListFilters = {};
+  for (const key of ['agentId', 'threatType', 'ruleId', 'userId', 'sessionId', 'conversationId'] as const) {
+    const value = q[key];
+    if (value !== undefined) filters[key] = value;
+  }
+  if (q.severity !== undefined) filters.severity = q.severity;
+  return filters;
+}

@@ -9,7 +9,7 @@ import {
   type DetectionCursor,
 } from '@warden/shared/analytics/index';
 import { ApiError } from '@warden/shared/http/errors';
-import { decodeCursor, encodeCursor, iso, pageLimit, rangeOf } from '../query';
+import { decodeCursor, detectionFilters, encodeCursor, iso, pageLimit, rangeOf } from '../query';
 import {
   DetectionsPage,
   DetectionsQuery,
@@ -110,13 +110,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AnalyticsRoutesOptions> 
         to: toMs,
         limit,
         ...(q.cursor ? { cursor: detectionCursor(q.cursor) } : {}),
-        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
-        ...(q.threatType !== undefined ? { threatType: q.threatType } : {}),
-        ...(q.severity !== undefined ? { severity: q.severity } : {}),
-        ...(q.ruleId !== undefined ? { ruleId: q.ruleId } : {}),
-        ...(q.userId !== undefined ? { userId: q.userId } : {}),
-        ...(q.sessionId !== undefined ? { sessionId: q.sessionId } : {}),
-        ...(q.conversationId !== undefined ? { conversationId: q.conversationId } : {}),
+        ...detectionFilters(q),
       });
       return {
         items: page.items.map(({ receivedMs, ...rest }) => ({ ...rest, receivedAt: iso(receivedMs) })),

@@ -7,7 +7,7 @@ import {
   streamDetections,
   type DetectionListItem,
 } from '@warden/shared/analytics/index';
-import { iso, rangeOf } from '../query';
+import { detectionFilters, iso, rangeOf } from '../query';
 import { errorResponses, ExportQuery, ProjectHeader, security } from '../schemas';
 
 export interface ExportRoutesOptions {
@@ -84,13 +84,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
         accountId: req.projectId,
         from: fromMs,
         to: toMs,
-        ...(q.agentId !== undefined ? { agentId: q.agentId } : {}),
-        ...(q.threatType !== undefined ? { threatType: q.threatType } : {}),
-        ...(q.severity !== undefined ? { severity: q.severity } : {}),
-        ...(q.ruleId !== undefined ? { ruleId: q.ruleId } : {}),
-        ...(q.userId !== undefined ? { userId: q.userId } : {}),
-        ...(q.sessionId !== undefined ? { sessionId: q.sessionId } : {}),
-        ...(q.conversationId !== undefined ? { conversationId: q.conversationId } : {}),
+        ...detectionFilters(q),
       };
       const name = `detections-${iso(fromMs).slice(0, 10)}-${iso(toMs).slice(0, 10)}.${format}`;
       reply.header('content-disposition', `attachment; filename="${name}"`);
