@@ -196,10 +196,17 @@ describe('replicated ClickHouse', () => {
     await load(5000);
     const total = sent();
 
-    // r1 alone: every record exactly once in effect, raw tables and rollups alike.
+    // r1 alone: every record exactly once in effect, raw tables and rollups alike. The snapshot's
+    // counts are read one after another while the sink still inserts: wait until all of them are in.
     const survivor = await eventually(
       () => stored(r1),
-      (s) => s.interactions === total && s.analysed === total,
+      (s) =>
+        s.interactions === total &&
+        s.rows === total &&
+        s.analysed === total &&
+        s.rolledUp === total &&
+        s.flagged === total / 4 &&
+        s.flaggedRolledUp === total / 4,
       90_000,
     );
     expect(survivor.interactions).toBe(total);
