@@ -9,6 +9,7 @@ import { repoRoot } from '@warden/shared/paths';
 import { endpoints, eventually, queryRows, uniqueName } from './pipeline';
 import { testPostgres, type TestPostgres } from './postgres';
 import { freePort } from './processes';
+import { connect, deletePrefix } from './redis-namespace';
 
 export interface RunningWarden {
   /** The `warden start` process (its children are the services). */
@@ -37,6 +38,15 @@ export interface RunningWarden {
  * `env` adds to or overrides that (KAFKA_BROKERS of a test cluster, say).
  */
 export async function startWarden(env: Record<string, string> = {}): Promise<RunningWarden> {
+  // `warden start`'s demo project is the same in every run and its agents are counted in the shared
+  // Redis (keys `warden:agents:demo…`): each run's unique agents would fill the tier's agent limit
+  // (25) across runs and suites and turn later records into 403s. Every run starts from none.
+  const redis = connect();
+  try {
+    await deletePrefix(redis, 'warden:agents:demo');
+  } finally {
+    redis.disconnect();
+  }
   const database = uniqueName('warden_test_start');
   const topicPrefix = `${uniqueName('start')}.`;
   const stateDir = mkdtempSync(join(tmpdir(), 'warden-start-'));
