@@ -194,7 +194,8 @@ export const DetectionsPage = Type.Object({
 
 export const InteractionParams = Type.Object({ interactionId: Type.String({ maxLength: 64 }) });
 
-export const InteractionResult = Type.Object({
+/** An interaction without its texts: what a list shows, and the head of one interaction's answer. */
+const InteractionSummary = Type.Object({
   interactionId: Type.String(),
   agentId: Type.String(),
   receivedAt: Type.String(),
@@ -203,11 +204,15 @@ export const InteractionResult = Type.Object({
   userId: Type.String(),
   sessionId: Type.String(),
   conversationId: Type.String(),
-  prompt: Type.String(),
-  response: Type.String(),
   model: Type.String(),
   tokensUsed: Type.Integer(),
   responseTimeMs: Type.Integer(),
+});
+
+export const InteractionResult = Type.Object({
+  ...InteractionSummary.properties,
+  prompt: Type.String(),
+  response: Type.String(),
   toolCalls: Type.Unknown(),
   metadata: Type.Unknown(),
   findings: Type.Array(
@@ -300,21 +305,7 @@ export const InteractionsQuery = Type.Object({
 });
 
 export const InteractionsPage = Type.Object({
-  items: Type.Array(
-    Type.Object({
-      interactionId: Type.String(),
-      agentId: Type.String(),
-      receivedAt: Type.String(),
-      endpoint: Type.String(),
-      platform: Type.String(),
-      userId: Type.String(),
-      sessionId: Type.String(),
-      conversationId: Type.String(),
-      model: Type.String(),
-      tokensUsed: Type.Integer(),
-      responseTimeMs: Type.Integer(),
-    }),
-  ),
+  items: Type.Array(InteractionSummary),
   nextCursor: Type.Optional(Type.String()),
 });
 
