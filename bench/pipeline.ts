@@ -312,6 +312,14 @@ for (let i = 0; i < 300 && pendingAlerts.size > 0; i++) await new Promise((r) =>
 
 for (const s of services) await s.stop();
 receiver.close();
+// Where an alert's time goes: written to the outbox → first attempt sent (the delivery loop).
+const [outbox] = (
+  await alertsPool.query<{ p50: number | null; p99: number | null }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99
+     FROM (SELECT extract(epoch FROM min(a.at - a.latency_ms * interval '1 millisecond') - d.created_at) * 1000 AS ms
+           FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id GROUP BY d.id, d.created_at) t`,
+  )
+).rows;
 await alertsPool.end();
 await dropDatabase(alertsDbUrl);
 
@@ -429,6 +437,12 @@ printTable([
     'p50 ms': percentile(alertLatency, 50),
     'p99 ms': percentile(alertLatency, 99),
     unseen: pendingAlerts.size,
+  },
+  {
+    freshness: '  of which: in the outbox → first attempt sent',
+    'p50 ms': Math.round(outbox?.p50 ?? NaN),
+    'p99 ms': Math.round(outbox?.p99 ?? NaN),
+    unseen: '',
   },
 ]);
 console.log(

@@ -2,7 +2,8 @@ import {
   claimDue,
   closeWindows,
   endpointsDue,
-  recordAttempt,
+  recordAttempts,
+  type AttemptOutcome,
   type ClaimedDelivery,
 } from '@warden/shared/alerts/outbox';
 import { decryptSecret } from '@warden/shared/alerts/secrets';
@@ -41,15 +42,33 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : undefined;
 }
 
+/** How long finished attempts wait to be recorded together (one PostgreSQL round trip for many). */
+const RECORD_EVERY_MS = 10;
+const RECORD_BATCH = 200;
+
+interface Finished {
+  delivery: ClaimedDelivery;
+  outcome: AttemptOutcome;
+  recorded: { resolve: () => void; reject: (err: unknown) => void };
+}
+
 /**
  * The delivery loop: takes due deliveries from the outbox per endpoint, at most
  * `perEndpointConcurrency` in flight for each, so a slow or failing endpoint only ever holds its
- * own slots. Each attempt is signed afresh (new webhook-timestamp, same webhook-id), logged, and
+ * own slots. It claims up to twice the slots at once and hands a freed slot the next claimed
+ * delivery without asking PostgreSQL; finished attempts are recorded together every few
+ * milliseconds. Each attempt is signed afresh (new webhook-timestamp, same webhook-id), logged, and
  * either settles the delivery or schedules the next try.
  */
 export class Dispatcher {
   private readonly inFlight = new Map<string, number>();
+  /** Claimed (leased) deliveries waiting for a slot of their endpoint. */
+  private readonly queued = new Map<string, ClaimedDelivery[]>();
+  /** Ids claimed here and not yet recorded: a lease that ran out is not claimed twice by this process. */
+  private readonly held = new Set<string>();
   private readonly running = new Set<Promise<void>>();
+  private finished: Finished[] = [];
+  private recordTimer: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private ticking = false;
@@ -74,9 +93,13 @@ export class Dispatcher {
     };
   }
 
-  /** Lease on a claimed delivery: longer than an attempt can take, short enough to resume soon after a crash. */
+  /**
+   * Lease on a claimed delivery: a queued one waits at most one attempt of each slot before its own
+   * (at most as many are queued as there are slots), then its attempt and its recording. Short
+   * enough to resume soon after a crash.
+   */
   private get leaseMs(): number {
-    return this.opts.timeoutMs + 5_000;
+    return 2 * this.opts.timeoutMs + 5_000;
   }
 
   start(): void {
@@ -89,7 +112,7 @@ export class Dispatcher {
     loop();
   }
 
-  /** Looks for due deliveries now (the consumer just wrote some, or a slot freed). */
+  /** Looks for due deliveries now (the consumer just wrote some, or an endpoint's queue ran low). */
   wake(): void {
     void this.tick(false);
   }
@@ -98,6 +121,7 @@ export class Dispatcher {
     this.stopped = true;
     clearTimeout(this.timer);
     await Promise.allSettled([...this.running]);
+    await this.record();
   }
 
   /** `windows`: also send the updates of groups whose window closed (on the poll, not on every wake). */
@@ -112,10 +136,18 @@ export class Dispatcher {
       do {
         this.again = false;
         for (const endpointId of await endpointsDue(this.opts.pool)) {
-          const free = this.opts.perEndpointConcurrency - (this.inFlight.get(endpointId) ?? 0);
-          if (free <= 0 || this.stopped) continue;
-          const claimed = await claimDue(this.opts.pool, endpointId, free, this.leaseMs);
-          for (const d of claimed) this.launch(d);
+          const queue = this.queued.get(endpointId) ?? [];
+          const room =
+            2 * this.opts.perEndpointConcurrency - (this.inFlight.get(endpointId) ?? 0) - queue.length;
+          if (room <= 0 || this.stopped) continue;
+          const claimed = await claimDue(this.opts.pool, endpointId, room, this.leaseMs);
+          for (const d of claimed) {
+            if (this.held.has(d.id)) continue;
+            this.held.add(d.id);
+            queue.push(d);
+          }
+          this.queued.set(endpointId, queue);
+          this.pump(endpointId);
         }
       } while (this.again && !this.stopped);
     } catch (err) {
@@ -125,9 +157,32 @@ export class Dispatcher {
     }
   }
 
+  /** Fills the endpoint's free slots from its queue. */
+  private pump(endpointId: string): void {
+    const queue = this.queued.get(endpointId) ?? [];
+    while (
+      !this.stopped &&
+      queue.length > 0 &&
+      (this.inFlight.get(endpointId) ?? 0) < this.opts.perEndpointConcurrency
+    )
+      this.launch(queue.shift()!);
+    if (queue.length === 0) this.queued.delete(endpointId);
+  }
+
   private launch(d: ClaimedDelivery): void {
     this.inFlight.set(d.endpointId, (this.inFlight.get(d.endpointId) ?? 0) + 1);
-    const attempt = this.attempt(d)
+    let slotFreed = false;
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
+      this.inFlight.set(d.endpointId, (this.inFlight.get(d.endpointId) ?? 1) - 1);
+      if (this.stopped) return;
+      // The slot goes to the next claimed delivery at once; PostgreSQL is asked only when the
+      // endpoint's queue runs low.
+      this.pump(d.endpointId);
+      if ((this.queued.get(d.endpointId)?.length ?? 0) < this.opts.perEndpointConcurrency) this.wake();
+    };
+    const attempt = this.attempt(d, freeSlot)
       .catch((err: unknown) =>
         this.opts.logger.warn(
           { err, delivery: d.id },
@@ -135,15 +190,15 @@ export class Dispatcher {
         ),
       )
       .finally(() => {
-        this.inFlight.set(d.endpointId, (this.inFlight.get(d.endpointId) ?? 1) - 1);
+        this.held.delete(d.id);
         this.running.delete(attempt);
-        // A slot freed: the endpoint's next due delivery goes now rather than at the next poll.
-        if (!this.stopped) this.wake();
+        freeSlot();
       });
     this.running.add(attempt);
   }
 
-  private async attempt(d: ClaimedDelivery): Promise<void> {
+  /** `sent`: the request is over; its slot may take the next delivery while this one is recorded. */
+  private async attempt(d: ClaimedDelivery, sent: () => void): Promise<void> {
     const { secretKey } = this.opts;
     const secrets = [decryptSecret(secretKey, d.secret, d.endpointId)];
     if (d.previousSecret) secrets.push(decryptSecret(secretKey, d.previousSecret, d.endpointId));
@@ -152,9 +207,14 @@ export class Dispatcher {
       timeoutMs: this.opts.timeoutMs,
       allowPrivate: this.opts.allowPrivate,
     });
+    sent();
     this.m.seconds.observe(res.latencyMs / 1000);
     const outcome = this.outcome(d, res);
-    await recordAttempt(this.opts.pool, d, outcome);
+    await new Promise<void>((resolve, reject) => {
+      this.finished.push({ delivery: d, outcome, recorded: { resolve, reject } });
+      if (this.finished.length >= RECORD_BATCH) void this.record();
+      else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_EVERY_MS);
+    });
     const result = outcome.ok
       ? 'delivered'
       : outcome.disable
@@ -165,6 +225,21 @@ export class Dispatcher {
     this.m.attempts.inc({ result });
     if (outcome.disable)
       this.opts.logger.warn({ endpoint: d.endpointId, reason: outcome.disable }, 'webhook endpoint disabled');
+  }
+
+  /** Records every finished attempt so far in one statement. */
+  private async record(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    const batch = this.finished;
+    this.finished = [];
+    if (batch.length === 0) return;
+    try {
+      await recordAttempts(this.opts.pool, batch);
+      for (const f of batch) f.recorded.resolve();
+    } catch (err) {
+      for (const f of batch) f.recorded.reject(err);
+    }
   }
 
   private outcome(d: ClaimedDelivery, res: PostResult) {

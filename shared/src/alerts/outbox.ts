@@ -78,8 +78,12 @@ export interface RecordResult {
  * caller may commit its offsets. Each interaction counts once per dedup key (a replay changes
  * nothing); a per-key advisory lock keeps two partitions from opening the same group twice. Windows
  * are on the clock, not the transaction's start (now()): a transaction that waited for the lock
- * must not find open a window that closed while it waited. Two
- * statements per alert: its group's state, then the alert with its deliveries (or the count).
+ * must not find open a window that closed while it waited.
+ *
+ * A constant number of statements per batch, whatever its size: what is already counted and which
+ * groups are open is read for every key at once, the batch is then grouped in order here (an alert
+ * opened by this batch takes its later repeats), and the new alerts, counts and deliveries are
+ * written with one statement each.
  */
 export async function recordAlerts(
   pool: PostgresPool,
@@ -94,65 +98,109 @@ export async function recordAlerts(
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 5)) FROM unnest($1::text[]) AS k', [
       keys,
     ]);
-    const endpoints = new Map<string, string[]>();
+    const pair = (key: string, interactionId: string) => `${key}\u0000${interactionId}`;
+    const [counted, open, endpointRows] = await Promise.all([
+      client.query<{ dedup_key: string; interaction_id: string }>(
+        `SELECT dedup_key, interaction_id FROM alert_interactions
+         WHERE (dedup_key, interaction_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+        [alerts.map((a) => a.dedupKey), alerts.map((a) => a.interactionId)],
+      ),
+      client.query<{ dedup_key: string; id: string }>(
+        `SELECT DISTINCT ON (dedup_key) dedup_key, id FROM alerts
+         WHERE dedup_key = ANY($1) AND window_ends_at > clock_timestamp() ORDER BY dedup_key, first_at DESC`,
+        [keys],
+      ),
+      client.query<{ project_id: string; id: string }>(
+        `SELECT project_id, id FROM webhook_endpoints
+         WHERE project_id = ANY($1) AND disabled_at IS NULL AND 'threat_detected' = ANY(events)`,
+        [[...new Set(alerts.map((a) => a.projectId))]],
+      ),
+    ]);
+    const seen = new Set(counted.rows.map((r) => pair(r.dedup_key, r.interaction_id)));
+    const openGroup = new Map(open.rows.map((r) => [r.dedup_key, r.id]));
+    const targetsOf = new Map<string, string[]>();
+    for (const r of endpointRows.rows)
+      targetsOf.set(r.project_id, [...(targetsOf.get(r.project_id) ?? []), r.id]);
+
+    const raised: { id: string; alert: RaisedAlert }[] = [];
+    const interactions: { alertId: string; key: string; interactionId: string }[] = [];
+    const added = new Map<string, number>();
+    const deliveries: { id: string; endpointId: string; alertId: string; body: string }[] = [];
     for (const a of alerts) {
-      const { rows } = await client.query<{ counted: boolean | null; open: string | null }>(
-        `SELECT (SELECT true FROM alert_interactions WHERE dedup_key = $1 AND interaction_id = $2) AS counted,
-           (SELECT id FROM alerts WHERE dedup_key = $1 AND window_ends_at > clock_timestamp()
-             ORDER BY first_at DESC LIMIT 1) AS open`,
-        [a.dedupKey, a.interactionId],
-      );
-      const state = rows[0]!;
-      if (state.counted) {
+      const key = pair(a.dedupKey, a.interactionId);
+      if (seen.has(key)) {
         result.repeated++;
         continue;
       }
-      if (state.open) {
-        await client.query(
-          `WITH counted AS (
-             INSERT INTO alert_interactions (alert_id, dedup_key, interaction_id) VALUES ($1, $2, $3)
-           )
-           UPDATE alerts SET count = count + 1, last_at = clock_timestamp() WHERE id = $1`,
-          [state.open, a.dedupKey, a.interactionId],
-        );
+      seen.add(key);
+      const group = openGroup.get(a.dedupKey);
+      if (group) {
+        interactions.push({ alertId: group, key: a.dedupKey, interactionId: a.interactionId });
+        added.set(group, (added.get(group) ?? 0) + 1);
         result.grouped++;
         continue;
       }
-      let targets = endpoints.get(a.projectId);
-      if (!targets) {
-        targets = await endpointsFor(client, a.projectId, 'threat_detected');
-        endpoints.set(a.projectId, targets);
-      }
       const alertId = `alr_${randomBase62(20)}`;
+      raised.push({ id: alertId, alert: a });
+      interactions.push({ alertId, key: a.dedupKey, interactionId: a.interactionId });
+      if (a.rule.windowSeconds > 0) openGroup.set(a.dedupKey, alertId);
+      const body = JSON.stringify(threatPayload(a, 1, dashboardUrl));
+      for (const endpointId of targetsOf.get(a.projectId) ?? [])
+        deliveries.push({ id: newDeliveryId(), endpointId, alertId, body });
+      result.raised++;
+    }
+    result.deliveries = deliveries.length;
+
+    if (raised.length > 0)
       await client.query(
-        `WITH alert AS (
-           INSERT INTO alerts (id, project_id, dedup_key, rule_id, agent_id, threat_type, severity, interaction_id,
-             alert, window_ends_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, clock_timestamp() + make_interval(secs => $10))
-         ), counted AS (
-           INSERT INTO alert_interactions (alert_id, dedup_key, interaction_id) VALUES ($1, $3, $8)
-         )
-         INSERT INTO webhook_deliveries (id, endpoint_id, alert_id, event, body)
-         SELECT unnest($11::text[]), unnest($12::text[]), $1, 'threat_detected', $13`,
+        `INSERT INTO alerts (id, project_id, dedup_key, rule_id, agent_id, threat_type, severity, interaction_id,
+           alert, window_ends_at)
+         SELECT id, project_id, dedup_key, rule_id, agent_id, threat_type, severity, interaction_id, alert,
+           clock_timestamp() + make_interval(secs => window_seconds)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+           $9::jsonb[], $10::int[])
+           AS t(id, project_id, dedup_key, rule_id, agent_id, threat_type, severity, interaction_id, alert, window_seconds)`,
         [
-          alertId,
-          a.projectId,
-          a.dedupKey,
-          a.rule.id,
-          a.agentId,
-          a.threatType,
-          a.severity,
-          a.interactionId,
-          JSON.stringify(a),
-          a.rule.windowSeconds,
-          targets.map(() => newDeliveryId()),
-          targets,
-          JSON.stringify(threatPayload(a, 1, dashboardUrl)),
+          raised.map((r) => r.id),
+          raised.map((r) => r.alert.projectId),
+          raised.map((r) => r.alert.dedupKey),
+          raised.map((r) => r.alert.rule.id),
+          raised.map((r) => r.alert.agentId),
+          raised.map((r) => r.alert.threatType),
+          raised.map((r) => r.alert.severity),
+          raised.map((r) => r.alert.interactionId),
+          raised.map((r) => JSON.stringify(r.alert)),
+          raised.map((r) => r.alert.rule.windowSeconds),
         ],
       );
-      result.raised++;
-      result.deliveries += targets.length;
-    }
+    if (interactions.length > 0)
+      await client.query(
+        `INSERT INTO alert_interactions (alert_id, dedup_key, interaction_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[])`,
+        [
+          interactions.map((x) => x.alertId),
+          interactions.map((x) => x.key),
+          interactions.map((x) => x.interactionId),
+        ],
+      );
+    if (added.size > 0)
+      await client.query(
+        `UPDATE alerts SET count = count + t.n, last_at = clock_timestamp()
+         FROM unnest($1::text[], $2::int[]) AS t(id, n) WHERE alerts.id = t.id`,
+        [[...added.keys()], [...added.values()]],
+      );
+    if (deliveries.length > 0)
+      await client.query(
+        `INSERT INTO webhook_deliveries (id, endpoint_id, alert_id, event, body)
+         SELECT id, endpoint_id, alert_id, 'threat_detected', body
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS t(id, endpoint_id, alert_id, body)`,
+        [
+          deliveries.map((d) => d.id),
+          deliveries.map((d) => d.endpointId),
+          deliveries.map((d) => d.alertId),
+          deliveries.map((d) => d.body),
+        ],
+      );
     return result;
   });
 }
@@ -274,42 +322,57 @@ export interface AttemptOutcome {
 }
 
 /**
- * Logs the attempt and moves the delivery (and, on success or a disabling failure, the endpoint)
- * on: one statement, so atomic without a transaction's extra round trips.
+ * Logs a set of finished attempts and moves their deliveries on, in one statement (the delivery
+ * loop records what finished in the last few milliseconds together: one round trip for many
+ * deliveries). An endpoint's row changes only on a failure, or on the first success after
+ * failures, taking the newest outcome of the set: one statement, so atomic without a transaction.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   pool: PostgresPool,
-  d: ClaimedDelivery,
-  o: AttemptOutcome,
+  finished: { delivery: ClaimedDelivery; outcome: AttemptOutcome }[],
 ): Promise<void> {
-  const status = o.ok ? 'delivered' : o.retryAt ? 'pending' : 'failed';
+  if (finished.length === 0) return;
+  const column = <T>(pick: (f: (typeof finished)[number]) => T) => finished.map(pick);
+  const endpointChanges = new Map<string, { ok: boolean; disable: string | null }>();
+  for (const { delivery, outcome } of finished)
+    endpointChanges.set(delivery.endpointId, { ok: outcome.ok, disable: outcome.disable });
+  const changed = [...endpointChanges];
   await pool.query(
-    `WITH attempt AS (
+    `WITH done AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[],
+         $8::timestamptz[]) AS t(id, endpoint_id, status_code, latency_ms, error, excerpt, status, retry_at)
+     ), attempt AS (
        INSERT INTO webhook_attempts (delivery_id, endpoint_id, status_code, latency_ms, error, response_excerpt)
-       VALUES ($1, $2, $3, $4, $5, $6)
+       SELECT id, endpoint_id, status_code, latency_ms, error, excerpt FROM done
      ), delivery AS (
-       UPDATE webhook_deliveries SET status = $7, attempts = attempts + 1, next_at = COALESCE($8, next_at),
-         lease_until = '-infinity', last_status = $3, last_error = $5,
-         delivered_at = CASE WHEN $7 = 'delivered' THEN now() END
-       WHERE id = $1
+       UPDATE webhook_deliveries d SET status = done.status, attempts = d.attempts + 1,
+         next_at = COALESCE(done.retry_at, d.next_at), lease_until = '-infinity',
+         last_status = done.status_code, last_error = done.error,
+         delivered_at = CASE WHEN done.status = 'delivered' THEN now() END
+       FROM done WHERE d.id = done.id
+     ), change AS (
+       SELECT * FROM unnest($9::text[], $10::boolean[], $11::text[]) AS c(endpoint_id, ok, disable)
      )
-     UPDATE webhook_endpoints SET
-       failing_since = CASE WHEN $9 THEN NULL ELSE COALESCE(failing_since, now()) END,
-       disabled_at = CASE WHEN $10::text IS NOT NULL THEN COALESCE(disabled_at, now()) ELSE disabled_at END,
-       disabled_reason = CASE WHEN $10::text IS NOT NULL AND disabled_at IS NULL THEN $10 ELSE disabled_reason END,
-       updated_at = CASE WHEN $10::text IS NOT NULL THEN now() ELSE updated_at END
-     WHERE id = $2 AND (NOT $9 OR failing_since IS NOT NULL)`,
+     UPDATE webhook_endpoints e SET
+       failing_since = CASE WHEN change.ok THEN NULL ELSE COALESCE(e.failing_since, now()) END,
+       disabled_at = CASE WHEN change.disable IS NOT NULL THEN COALESCE(e.disabled_at, now()) ELSE e.disabled_at END,
+       disabled_reason = CASE WHEN change.disable IS NOT NULL AND e.disabled_at IS NULL THEN change.disable
+         ELSE e.disabled_reason END,
+       updated_at = CASE WHEN change.disable IS NOT NULL THEN now() ELSE e.updated_at END
+     FROM change
+     WHERE e.id = change.endpoint_id AND (NOT change.ok OR e.failing_since IS NOT NULL OR change.disable IS NOT NULL)`,
     [
-      d.id,
-      d.endpointId,
-      o.statusCode,
-      o.latencyMs,
-      o.error,
-      o.responseExcerpt,
-      status,
-      o.retryAt,
-      o.ok,
-      o.disable,
+      column((f) => f.delivery.id),
+      column((f) => f.delivery.endpointId),
+      column((f) => f.outcome.statusCode),
+      column((f) => f.outcome.latencyMs),
+      column((f) => f.outcome.error),
+      column((f) => f.outcome.responseExcerpt),
+      column((f) => (f.outcome.ok ? 'delivered' : f.outcome.retryAt ? 'pending' : 'failed')),
+      column((f) => f.outcome.retryAt),
+      changed.map(([id]) => id),
+      changed.map(([, c]) => c.ok),
+      changed.map(([, c]) => c.disable),
     ],
   );
 }

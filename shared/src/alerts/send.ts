@@ -100,6 +100,17 @@ export interface PostResult {
 const EXCERPT_BYTES = 512;
 
 /**
+ * Connections are kept open between deliveries to the same endpoint (a burst of alerts is one TCP
+ * and TLS handshake, not one per alert) and closed after 4 s idle, before the common 5 s server
+ * keep-alive timeouts. The guarded lookup runs on every new connection, so a kept connection was
+ * checked when it was opened.
+ */
+const agents = {
+  http: new http.Agent({ keepAlive: true, timeout: 4000 }),
+  https: new https.Agent({ keepAlive: true, timeout: 4000 }),
+};
+
+/**
  * POSTs once: no redirect followed (a 3xx is a failure), at most `timeoutMs` for the whole
  * exchange, the answer read up to an excerpt for the delivery log.
  */
@@ -119,13 +130,13 @@ export function postWebhook(
       done({ statusCode: null, headers: {}, excerpt: '', latencyMs: 0, error: `not a URL: ${url}` });
       return;
     }
-    const lib = target.protocol === 'https:' ? https : http;
-    const req = lib.request(target, {
+    const tls = target.protocol === 'https:';
+    const req = (tls ? https : http).request(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
       lookup: guardedLookup(opts.allowPrivate),
       signal: AbortSignal.timeout(opts.timeoutMs),
-      agent: false,
+      agent: tls ? agents.https : agents.http,
     });
     req.on('error', (err) => {
       const message =
