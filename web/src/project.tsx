@@ -45,7 +45,7 @@ export function ProjectPicker() {
   return (
     <label className="project-picker">
       <span>Project</span>
-      <select value={project?.projectId ?? ''} onChange={(e) => change(e.target.value)}>
+      <select aria-label="Project" value={project?.projectId ?? ''} onChange={(e) => change(e.target.value)}>
         {projects.map((p) => (
           <option key={p.projectId} value={p.projectId}>
             {p.name}

@@ -32,7 +32,7 @@ function KeyUsageSparkline({ keyId, name }: { keyId: string; name: string }) {
     <Sparkline
       x={series.x}
       values={series.values}
-      label={`${name}: ${usage.data.total.toLocaleString('en')} requests in the last 30 days (${usage.data.from} to ${usage.data.to})`}
+      label={`${name}: ${usage.data.total.toLocaleString('en')} request${usage.data.total === 1 ? '' : 's'} in the last 30 days (${usage.data.from} to ${usage.data.to})`}
     />
   );
 }

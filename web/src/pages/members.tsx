@@ -117,7 +117,7 @@ export function MembersPage() {
           </label>
           <label>
             Role
-            <select value={inviteRole} onChange={(e) => setInviteRole(e.target.value as Role)}>
+            <select aria-label="Role" value={inviteRole} onChange={(e) => setInviteRole(e.target.value as Role)}>
               {grantable(role).map((r) => (
                 <option key={r} value={r}>
                   {r}

@@ -255,7 +255,7 @@ export function ProjectPage() {
               <div className="inline-form">
                 <label>
                   Tier
-                  <select value={tier} onChange={(e) => setTier(e.target.value as Project['tier'])}>
+                  <select aria-label="Tier" value={tier} onChange={(e) => setTier(e.target.value as Project['tier'])}>
                     {TIERS.map((t) => (
                       <option key={t} value={t}>
                         {t}
