@@ -67,7 +67,9 @@ async function check(p: Page, name: string) {
 /** A browser context signed in through the API (its cookies are the page's). */
 async function signedIn(email: string): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT });
-  const res = await context.request.post(`${base}/api/v1/auth/login`, { data: { email, password: PASSWORD } });
+  const res = await context.request.post(`${base}/api/v1/auth/login`, {
+    data: { email, password: PASSWORD },
+  });
   expect(res.status(), await res.text()).toBe(200);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   return context;
@@ -224,7 +226,9 @@ describe('dashboard settings', () => {
     await row.waitFor();
     expect(await row.innerText()).toContain('Ivy Invitee');
     expect(await page.getByRole('heading', { name: 'Pending invitations' }).count()).toBe(1);
-    expect(await page.locator('tr[data-invitation-id]', { hasText: 'invitee@settings.test' }).count()).toBe(0);
+    expect(await page.locator('tr[data-invitation-id]', { hasText: 'invitee@settings.test' }).count()).toBe(
+      0,
+    );
   });
 
   it('a webhook created in the page shows its secret once; the test event is delivered and logged', async () => {
@@ -261,7 +265,10 @@ describe('dashboard settings', () => {
 
     // Retry sends it again under the same webhook-id: a second attempt in the log.
     const before = received.length;
-    await page.getByRole('button', { name: /^Retry delivery/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Retry delivery/ })
+      .first()
+      .click();
     await eventually(
       async () => received.length,
       (n) => n > before,

@@ -68,8 +68,8 @@ export function LoginPage() {
           </p>
         ) : (
           <p className="hint">
-            No account yet? Ask an owner or admin of your organisation for an invitation link (or an
-            operator: <code>npx warden users create</code>).
+            No account yet? Ask an owner or admin of your organisation for an invitation link (or an operator:{' '}
+            <code>npx warden users create</code>).
           </p>
         )}
       </form>

@@ -9,7 +9,8 @@ import type { Role } from '../types';
 import { mayManageOrg, ROLES, type CreatedInvitation, type Invitation, type Member } from '../types-settings';
 
 /** Roles each role may hand out (as the API checks): only owners make owners. */
-const grantable = (role?: Role): Role[] => (role === 'owner' ? ROLES : role === 'admin' ? ROLES.slice(1) : []);
+const grantable = (role?: Role): Role[] =>
+  role === 'owner' ? ROLES : role === 'admin' ? ROLES.slice(1) : [];
 
 const day = (iso: string) => format(new Date(iso), 'd MMM yyyy');
 
@@ -53,7 +54,10 @@ export function MembersPage() {
 
   const invite = useMutation({
     mutationFn: () =>
-      api<CreatedInvitation>('/invitations', { method: 'POST', body: { email: email.trim(), role: inviteRole } }),
+      api<CreatedInvitation>('/invitations', {
+        method: 'POST',
+        body: { email: email.trim(), role: inviteRole },
+      }),
     onSuccess: (i) => {
       setCreated(i);
       setEmail('');
@@ -117,7 +121,11 @@ export function MembersPage() {
           </label>
           <label>
             Role
-            <select aria-label="Role" value={inviteRole} onChange={(e) => setInviteRole(e.target.value as Role)}>
+            <select
+              aria-label="Role"
+              value={inviteRole}
+              onChange={(e) => setInviteRole(e.target.value as Role)}
+            >
               {grantable(role).map((r) => (
                 <option key={r} value={r}>
                   {r}
@@ -174,13 +182,14 @@ export function MembersPage() {
                           disabled={setRole.isPending}
                           onChange={(e) => setRole.mutate({ userId: m.userId, role: e.target.value as Role })}
                         >
-                          {(grantable(role).includes(m.role) ? grantable(role) : [m.role, ...grantable(role)]).map(
-                            (r) => (
-                              <option key={r} value={r}>
-                                {r}
-                              </option>
-                            ),
-                          )}
+                          {(grantable(role).includes(m.role)
+                            ? grantable(role)
+                            : [m.role, ...grantable(role)]
+                          ).map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
                         </select>
                       ) : (
                         <span className={`role ${m.role}`}>{m.role}</span>
@@ -188,19 +197,21 @@ export function MembersPage() {
                     </td>
                     <td title={m.joinedAt}>{day(m.joinedAt)}</td>
                     {canManage && (
-                      <td className="actions">
-                        {mayTouch(m) && !self && (
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={() => {
-                              if (window.confirm(`Remove ${m.email}? Their sessions end at once.`))
-                                remove.mutate(m.userId);
-                            }}
-                          >
-                            Remove
-                          </button>
-                        )}
+                      <td>
+                        <div className="actions">
+                          {mayTouch(m) && !self && (
+                            <button
+                              type="button"
+                              className="danger"
+                              onClick={() => {
+                                if (window.confirm(`Remove ${m.email}? Their sessions end at once.`))
+                                  remove.mutate(m.userId);
+                              }}
+                            >
+                              Remove
+                            </button>
+                          )}
+                        </div>
                       </td>
                     )}
                   </tr>
@@ -240,20 +251,28 @@ export function MembersPage() {
                 <tr key={i.invitationId} data-invitation-id={i.invitationId}>
                   <td>{i.email}</td>
                   <td>{i.role}</td>
-                  <td title={i.createdAt}>{formatDistanceToNow(new Date(i.createdAt), { addSuffix: true })}</td>
-                  <td title={i.expiresAt}>{formatDistanceToNow(new Date(i.expiresAt), { addSuffix: true })}</td>
+                  <td title={i.createdAt}>
+                    {formatDistanceToNow(new Date(i.createdAt), { addSuffix: true })}
+                  </td>
+                  <td title={i.expiresAt}>
+                    {formatDistanceToNow(new Date(i.expiresAt), { addSuffix: true })}
+                  </td>
                   {canManage && (
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => {
-                          if (window.confirm(`Revoke the invitation of ${i.email}? Its link stops working.`))
-                            revoke.mutate(i.invitationId);
-                        }}
-                      >
-                        Revoke
-                      </button>
+                    <td>
+                      <div className="actions">
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => {
+                            if (
+                              window.confirm(`Revoke the invitation of ${i.email}? Its link stops working.`)
+                            )
+                              revoke.mutate(i.invitationId);
+                          }}
+                        >
+                          Revoke
+                        </button>
+                      </div>
                     </td>
                   )}
                 </tr>

@@ -152,7 +152,9 @@ export function ProjectPage() {
       {!project ? (
         <p className="empty">
           Your organisation has no project yet.{' '}
-          {canPlan ? 'Create one below to get keys and send records.' : 'Ask an owner or admin to create one.'}
+          {canPlan
+            ? 'Create one below to get keys and send records.'
+            : 'Ask an owner or admin to create one.'}
         </p>
       ) : (
         <>
@@ -181,13 +183,15 @@ export function ProjectPage() {
                 </button>
               </form>
             ) : (
-              <p className="hint">Your role (viewer) can see the project; a member, admin or owner renames it.</p>
+              <p className="hint">
+                Your role (viewer) can see the project; a member, admin or owner renames it.
+              </p>
             )}
           </section>
 
           <section className="card" aria-labelledby="limits-title">
             <h2 id="limits-title">Limits and current usage</h2>
-            <table>
+            <table className="limits">
               <thead>
                 <tr>
                   <th scope="col">Limit</th>
@@ -245,7 +249,9 @@ export function ProjectPage() {
               </tbody>
             </table>
             {project.tier === 'starter' && (
-              <p className="notice">The starter tier has no API access: its keys are refused. Pick another tier.</p>
+              <p className="notice">
+                The starter tier has no API access: its keys are refused. Pick another tier.
+              </p>
             )}
           </section>
 
@@ -255,7 +261,11 @@ export function ProjectPage() {
               <div className="inline-form">
                 <label>
                   Tier
-                  <select aria-label="Tier" value={tier} onChange={(e) => setTier(e.target.value as Project['tier'])}>
+                  <select
+                    aria-label="Tier"
+                    value={tier}
+                    onChange={(e) => setTier(e.target.value as Project['tier'])}
+                  >
                     {TIERS.map((t) => (
                       <option key={t} value={t}>
                         {t}
@@ -281,7 +291,8 @@ export function ProjectPage() {
                 </button>
               </div>
               <p className="hint">
-                Leave an override empty to keep the tier&apos;s default. Ingest applies changes within seconds.
+                Leave an override empty to keep the tier&apos;s default. Ingest applies changes within
+                seconds.
               </p>
             </form>
           ) : (

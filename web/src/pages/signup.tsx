@@ -37,7 +37,10 @@ export function SignupPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const { error, busy, submit } = useSubmit(async () => {
-    await api('/auth/signup', { method: 'POST', body: { email, password, organisation: organisation.trim() } });
+    await api('/auth/signup', {
+      method: 'POST',
+      body: { email, password, organisation: organisation.trim() },
+    });
     client.clear();
     navigate('/');
   });
@@ -139,8 +142,8 @@ export function InvitePage() {
       <form onSubmit={submit} className="card">
         <h1>Join your team on Warden</h1>
         <p className="hint">
-          You were invited to an organisation. Choose your name and a password to accept; the invitation
-          works once.
+          You were invited to an organisation. Choose your name and a password to accept; the invitation works
+          once.
         </p>
         <label>
           Your name

@@ -147,17 +147,19 @@ function Deliveries({ endpoint, canManage }: { endpoint: WebhookEndpoint; canMan
                     )}
                   </td>
                   {canManage && (
-                    <td className="actions">
-                      {d.status !== 'pending' && (
-                        <button
-                          type="button"
-                          className="secondary"
-                          aria-label={`Retry delivery ${d.id}`}
-                          onClick={() => retry.mutate(d.id)}
-                        >
-                          Retry
-                        </button>
-                      )}
+                    <td>
+                      <div className="actions">
+                        {d.status !== 'pending' && (
+                          <button
+                            type="button"
+                            className="secondary"
+                            aria-label={`Retry delivery ${d.id}`}
+                            onClick={() => retry.mutate(d.id)}
+                          >
+                            Retry
+                          </button>
+                        )}
+                      </div>
                     </td>
                   )}
                 </tr>
@@ -227,7 +229,10 @@ export function WebhooksPage() {
   });
   const rotate = useMutation({
     mutationFn: (id: string) =>
-      api<EndpointWithSecret>(`${path(id)}/rotate-secret`, { method: 'POST', body: { gracePeriodHours: 24 } }),
+      api<EndpointWithSecret>(`${path(id)}/rotate-secret`, {
+        method: 'POST',
+        body: { gracePeriodHours: 24 },
+      }),
     onSuccess: (rotated) => {
       setShown({ ...rotated, rotated: true });
       ok('Secret rotated.');
@@ -237,7 +242,8 @@ export function WebhooksPage() {
   const toggle = useMutation({
     mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) =>
       api<WebhookEndpoint>(path(id), { method: 'PATCH', body: { enabled } }),
-    onSuccess: (e) => ok(e.enabled ? 'Endpoint enabled again.' : 'Endpoint disabled: no alerts are sent to it.'),
+    onSuccess: (e) =>
+      ok(e.enabled ? 'Endpoint enabled again.' : 'Endpoint disabled: no alerts are sent to it.'),
     onError,
   });
   const remove = useMutation({
@@ -261,8 +267,8 @@ export function WebhooksPage() {
       <SettingsNav />
       <h1>Webhooks</h1>
       <p className="hint">
-        Warden posts a signed <code>threat_detected</code> alert to these endpoints for high and critical threats
-        (grouped over 10 minutes), retrying for up to a day when an endpoint fails.
+        Warden posts a signed <code>threat_detected</code> alert to these endpoints for high and critical
+        threats (grouped over 10 minutes), retrying for up to a day when an endpoint fails.
       </p>
       {error !== undefined && <Failure error={error} />}
       {notice && (
@@ -331,7 +337,11 @@ export function WebhooksPage() {
           </thead>
           <tbody>
             {list.map((e) => (
-              <tr key={e.id} data-endpoint-id={e.id} className={e.id === selected?.id ? 'selected' : undefined}>
+              <tr
+                key={e.id}
+                data-endpoint-id={e.id}
+                className={e.id === selected?.id ? 'selected' : undefined}
+              >
                 <td>
                   <code>{e.url}</code>
                   {e.description && <div className="hint">{e.description}</div>}
@@ -344,53 +354,55 @@ export function WebhooksPage() {
                   )}
                 </td>
                 <td title={e.createdAt}>{ago(e.createdAt)}</td>
-                <td className="actions wrap">
-                  <button
-                    type="button"
-                    className="secondary"
-                    aria-pressed={e.id === selected?.id}
-                    onClick={() => select(e.id)}
-                  >
-                    Deliveries
-                  </button>
-                  {canManage && (
-                    <>
-                      <button type="button" className="secondary" onClick={() => test.mutate(e.id)}>
-                        Send test event
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => {
-                          if (
-                            window.confirm(
-                              'Rotate the signing secret? The old one keeps signing beside the new one for 24 hours.',
+                <td>
+                  <div className="actions wrap">
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-pressed={e.id === selected?.id}
+                      onClick={() => select(e.id)}
+                    >
+                      Deliveries
+                    </button>
+                    {canManage && (
+                      <>
+                        <button type="button" className="secondary" onClick={() => test.mutate(e.id)}>
+                          Send test event
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary"
+                          onClick={() => {
+                            if (
+                              window.confirm(
+                                'Rotate the signing secret? The old one keeps signing beside the new one for 24 hours.',
+                              )
                             )
-                          )
-                            rotate.mutate(e.id);
-                        }}
-                      >
-                        Rotate secret
-                      </button>
-                      <button
-                        type="button"
-                        className="secondary"
-                        onClick={() => toggle.mutate({ id: e.id, enabled: !e.enabled })}
-                      >
-                        {e.enabled ? 'Disable' : 'Enable'}
-                      </button>
-                      <button
-                        type="button"
-                        className="danger"
-                        onClick={() => {
-                          if (window.confirm(`Delete ${e.url}? Its pending deliveries and log go with it.`))
-                            remove.mutate(e.id);
-                        }}
-                      >
-                        Delete
-                      </button>
-                    </>
-                  )}
+                              rotate.mutate(e.id);
+                          }}
+                        >
+                          Rotate secret
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary"
+                          onClick={() => toggle.mutate({ id: e.id, enabled: !e.enabled })}
+                        >
+                          {e.enabled ? 'Disable' : 'Enable'}
+                        </button>
+                        <button
+                          type="button"
+                          className="danger"
+                          onClick={() => {
+                            if (window.confirm(`Delete ${e.url}? Its pending deliveries and log go with it.`))
+                              remove.mutate(e.id);
+                          }}
+                        >
+                          Delete
+                        </button>
+                      </>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}
