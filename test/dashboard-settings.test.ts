@@ -35,6 +35,8 @@ let projectId: string;
 let secondProjectId: string;
 let receiver: http.Server;
 let receiverUrl: string;
+/** An endpoint of the receiver that answers 410 Gone: the alerter disables it. */
+let goneUrl: string;
 /** What the loopback receiver got: the raw body and headers, to verify signatures with. */
 const received: { body: string; headers: Record<string, string> }[] = [];
 
@@ -94,11 +96,13 @@ beforeAll(async () => {
         body: Buffer.concat(chunks).toString('utf8'),
         headers: req.headers as Record<string, string>,
       });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('received by the test receiver');
+      if (req.url === '/gone') res.writeHead(410, { 'content-type': 'text/plain' }).end('this hook is gone');
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('received by the test receiver');
     });
   });
   await new Promise<void>((done) => receiver.listen(port, '127.0.0.1', () => done()));
   receiverUrl = `http://127.0.0.1:${port}/warden-alerts`;
+  goneUrl = `http://127.0.0.1:${port}/gone`;
 
   warden = await startWarden({
     WARDEN_SECRET_KEY: randomBytes(32).toString('base64'),
@@ -256,7 +260,6 @@ describe('dashboard settings', () => {
     const last = received.at(-1)!;
     expect(() => new Webhook(secret).verify(last.body, last.headers)).not.toThrow();
     await page.getByRole('button', { name: 'Done' }).click();
-    await check(page, 'webhooks');
 
     // Shown once: a reload has the endpoint and its log, not the secret.
     await page.reload();
@@ -288,6 +291,27 @@ describe('dashboard settings', () => {
     page.once('dialog', (d) => void d.dismiss());
     await page.getByRole('button', { name: 'Delete' }).click();
     expect(await page.locator('tr[data-endpoint-id]').count()).toBe(1);
+
+    // An endpoint answering 410 Gone is disabled by the alerter, and the page says why.
+    await page.getByLabel('Endpoint URL').fill(goneUrl);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByTestId('webhook-secret').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const gone = page.locator('tr[data-endpoint-id]', { hasText: goneUrl });
+    await gone.getByRole('button', { name: 'Send test event' }).click();
+    await gone.locator('.status.disabled').waitFor({ timeout: 20_000 });
+    console.log(`410 endpoint shown as: ${await gone.locator('.status.disabled').innerText()}`);
+    await page.locator('tr[data-delivery-id]', { hasText: 'HTTP 410' }).waitFor({ timeout: 15_000 });
+    // The first endpoint's log again, for the picture.
+    await page
+      .locator('tr[data-endpoint-id]', { hasText: receiverUrl })
+      .getByRole('button', { name: 'Deliveries' })
+      .click();
+    await page
+      .locator('tr[data-delivery-id]', { hasText: 'received by the test receiver' })
+      .first()
+      .waitFor();
+    await check(page, 'webhooks');
   });
 
   it('the project page shows tier and limits against usage; the picker switches project', async () => {
@@ -340,6 +364,16 @@ describe('dashboard settings', () => {
     );
     expect(await spark.locator('canvas').count()).toBe(1);
     expect(await accessibilityProblems(page)).toEqual([]);
+  });
+
+  it('the account page lists your sessions and says plainly when the current password is wrong', async () => {
+    await page.goto(`${base}/settings/account`);
+    await page.getByText('(this browser)').waitFor();
+    await page.getByLabel('Current password').fill('not the password at all');
+    await page.getByLabel('New password').fill('another long password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The current password is wrong.' }).waitFor();
+    await check(page, 'account');
   });
 
   it('a viewer sees members, project and webhooks without invite, create, rotate or revoke buttons', async () => {

@@ -9,6 +9,7 @@ import { OverviewPage } from './pages/overview';
 import { DetectionsPage } from './pages/detections';
 import { InteractionPage } from './pages/interaction';
 import { AgentPage, AgentsPage } from './pages/agents';
+import { AccountPage } from './pages/account';
 import { MembersPage } from './pages/members';
 import { ProjectPage } from './pages/project';
 import { InvitePage, SignupPage } from './pages/signup';
@@ -44,6 +45,7 @@ const router = createBrowserRouter([
       { path: '/settings/members', element: <MembersPage /> },
       { path: '/settings/project', element: <ProjectPage /> },
       { path: '/settings/webhooks', element: <WebhooksPage /> },
+      { path: '/settings/account', element: <AccountPage /> },
       { path: '*', element: <p className="notice">No such page. Use the navigation above.</p> },
     ],
   },

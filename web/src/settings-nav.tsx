@@ -8,6 +8,7 @@ export function SettingsNav() {
       <NavLink to="/settings/members">Members</NavLink>
       <NavLink to="/settings/project">Project</NavLink>
       <NavLink to="/settings/webhooks">Webhooks</NavLink>
+      <NavLink to="/settings/account">Your account</NavLink>
     </nav>
   );
 }

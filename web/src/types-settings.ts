@@ -100,3 +100,13 @@ export const ROLES: Role[] = ['owner', 'admin', 'member', 'viewer'];
 
 /** What each role may do in the settings pages (the API refuses the rest anyway). */
 export const mayManageOrg = (role?: Role) => role === 'owner' || role === 'admin';
+
+export interface UserSession {
+  sessionId: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  address?: string;
+  userAgent?: string;
+  current: boolean;
+}

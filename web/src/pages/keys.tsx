@@ -206,26 +206,32 @@ export function KeysPage() {
                     <KeyUsageSparkline keyId={k.keyId} name={k.name ?? k.hint} />
                   </td>
                   {canManage && (
-                    <td className="actions">
-                      {k.status !== 'revoked' && k.status !== 'expired' && (
-                        <>
-                          <button type="button" className="secondary" onClick={() => rotate.mutate(k.keyId)}>
-                            Rotate
-                          </button>
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={() => {
-                              if (
-                                window.confirm(`Revoke ${k.name ?? k.hint}? Requests with it fail at once.`)
-                              )
-                                revoke.mutate(k.keyId);
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        </>
-                      )}
+                    <td>
+                      <div className="actions">
+                        {k.status !== 'revoked' && k.status !== 'expired' && (
+                          <>
+                            <button
+                              type="button"
+                              className="secondary"
+                              onClick={() => rotate.mutate(k.keyId)}
+                            >
+                              Rotate
+                            </button>
+                            <button
+                              type="button"
+                              className="danger"
+                              onClick={() => {
+                                if (
+                                  window.confirm(`Revoke ${k.name ?? k.hint}? Requests with it fail at once.`)
+                                )
+                                  revoke.mutate(k.keyId);
+                              }}
+                            >
+                              Revoke
+                            </button>
+                          </>
+                        )}
+                      </div>
                     </td>
                   )}
                 </tr>

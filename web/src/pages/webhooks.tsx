@@ -180,6 +180,8 @@ export function WebhooksPage() {
   const endpoints = useQuery({
     queryKey: ['webhooks'],
     queryFn: () => api<{ endpoints: WebhookEndpoint[] }>('/webhooks'),
+    // The alerter disables an endpoint on 410 Gone or after 5 days of failures: the page says so soon.
+    refetchInterval: 5_000,
   });
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
