@@ -311,6 +311,16 @@ describe('dashboard settings', () => {
       .locator('tr[data-delivery-id]', { hasText: 'received by the test receiver' })
       .first()
       .waitFor();
+
+    // Alert rules: none means the default; one added in the page is listed.
+    await page.getByText('No rules: high and critical threats').waitFor();
+    await page.getByLabel('Rule name').fill('Critical injections');
+    await page.getByLabel('Minimum severity').selectOption('critical');
+    await page.getByLabel('prompt_injection').check();
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const rule = page.locator('tr[data-rule-id]', { hasText: 'Critical injections' });
+    await rule.waitFor();
+    expect(await rule.innerText()).toContain('prompt_injection');
     await check(page, 'webhooks');
   });
 
@@ -388,7 +398,15 @@ describe('dashboard settings', () => {
 
     await viewer.goto(`${base}/settings/webhooks`);
     await viewer.getByText('Your role (viewer) can see endpoints').waitFor();
-    for (const name of ['Add endpoint', 'Send test event', 'Rotate secret', 'Delete', 'Disable']) {
+    await viewer.locator('tr[data-rule-id]').first().waitFor();
+    for (const name of [
+      'Add endpoint',
+      'Send test event',
+      'Rotate secret',
+      'Delete',
+      'Disable',
+      'Add rule',
+    ]) {
       expect(await viewer.getByRole('button', { name }).count(), name).toBe(0);
     }
     expect(await accessibilityProblems(viewer)).toEqual([]);

@@ -110,3 +110,26 @@ export interface UserSession {
   userAgent?: string;
   current: boolean;
 }
+
+export interface AlertRule {
+  id: string;
+  name: string;
+  minSeverity: 'low' | 'medium' | 'high' | 'critical';
+  threatTypes: string[];
+  agents: string[];
+  windowSeconds: number;
+  enabled: boolean;
+  createdAt: string;
+}
+
+/** The detector's threat types (shared/src/schemas/detection.ts ThreatType). */
+export const THREAT_TYPES = [
+  'prompt_injection',
+  'jailbreak',
+  'pii_leak',
+  'secret_leak',
+  'system_prompt_leak',
+  'data_exfiltration',
+  'canary_leak',
+  'obfuscation',
+] as const;

@@ -6,6 +6,7 @@ import { api } from '../api';
 import { CopyButton } from '../copy';
 import { Failure, useMe } from '../layout';
 import { SettingsNav } from '../settings-nav';
+import { AlertRules } from './alert-rules';
 import {
   mayManageOrg,
   type Delivery,
@@ -412,6 +413,7 @@ export function WebhooksPage() {
         </table>
       )}
       {selected && <Deliveries key={selected.id} endpoint={selected} canManage={canManage} />}
+      <AlertRules canManage={canManage} />
     </>
   );
 }
