@@ -270,8 +270,9 @@ export function WebhooksPage() {
       <SettingsNav />
       <h1>Webhooks</h1>
       <p className="hint">
-        Warden posts a signed <code>threat_detected</code> alert to these endpoints for high and critical
-        threats (grouped over 10 minutes), retrying for up to a day when an endpoint fails.
+        Warden posts a signed <code>threat_detected</code> alert to these endpoints for the threats the alert
+        rules below select (by default high and critical, repeats grouped over 10 minutes), retrying for up to
+        a day when an endpoint fails.
       </p>
       {error !== undefined && <Failure error={error} />}
       {notice && (
