@@ -10,10 +10,10 @@ import type { KeyListing } from '../types';
 import { mayManageOrg, type Limits, type Project } from '../types-settings';
 
 const TIERS: Project['tier'][] = ['starter', 'free', 'professional', 'business', 'enterprise'];
-const LIMITS: { name: keyof Limits; label: string; unit: string }[] = [
-  { name: 'ratePerMinute', label: 'Requests per minute', unit: 'sustained, per project' },
-  { name: 'burst', label: 'Burst', unit: 'requests at once on a rested project' },
-  { name: 'agentLimit', label: 'Agents', unit: 'distinct agentIds reporting' },
+const LIMITS: { name: keyof Limits; label: string }[] = [
+  { name: 'ratePerMinute', label: 'Requests per minute' },
+  { name: 'burst', label: 'Burst' },
+  { name: 'agentLimit', label: 'Agents' },
 ];
 const n = (v: number) => v.toLocaleString('en');
 
@@ -215,7 +215,7 @@ export function ProjectPage() {
                       {...(project.limits?.ratePerMinute !== undefined
                         ? { override: project.limits.ratePerMinute }
                         : {})}
-                      usedText={requestsToday === undefined ? '…' : `${n(requestsToday)} today`}
+                      usedText={requestsToday === undefined ? '…' : `${n(requestsToday)} requests today`}
                     />
                     <UsageRow
                       label="Burst"
