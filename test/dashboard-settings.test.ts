@@ -186,6 +186,21 @@ describe('dashboard settings', () => {
     await context.close();
   });
 
+  it('with sign-up by invitation, /login links no sign-up and /signup says how to get in', async () => {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    await context.route('**/api/v1/auth/config', (route) =>
+      route.fulfill({ json: { signup: 'invite', firstUser: false } }),
+    );
+    const p = await context.newPage();
+    await p.goto(`${base}/login`);
+    await p.getByText('Ask an owner or admin of your organisation for an invitation link').waitFor();
+    expect(await p.getByRole('link', { name: 'Create one' }).count()).toBe(0);
+    await p.goto(`${base}/signup`);
+    await p.getByRole('heading', { name: 'Sign-up is not open here' }).waitFor();
+    expect(await p.getByRole('button', { name: 'Create account' }).count()).toBe(0);
+    await context.close();
+  });
+
   it('an owner invites by link; the link in a fresh browser lets the invitee join', async () => {
     await page.goto(`${base}/settings/members`);
     await page.locator('tr', { hasText: 'viewer@settings.test' }).waitFor();
@@ -233,6 +248,20 @@ describe('dashboard settings', () => {
     expect(await page.locator('tr[data-invitation-id]', { hasText: 'invitee@settings.test' }).count()).toBe(
       0,
     );
+
+    // The owner changes the newcomer's role, then removes them (after a confirmation).
+    await page.getByLabel('Role of invitee@settings.test').selectOption('viewer');
+    await expect
+      .poll(async () => {
+        const members = (await (await page.request.get(`${base}/api/v1/members`)).json()) as {
+          members: { email: string; role: string }[];
+        };
+        return members.members.find((m) => m.email === 'invitee@settings.test')?.role;
+      })
+      .toBe('viewer');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => row.count()).toBe(0);
   });
 
   it('a webhook created in the page shows its secret once; the test event is delivered and logged', async () => {
