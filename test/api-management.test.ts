@@ -392,6 +392,11 @@ describe('projects', () => {
     );
     expect(upgraded.status).toBe(200);
     expect(upgraded.body).toMatchObject({ tier: 'business', limits: { agentLimit: 7 }, name: 'Renamed' });
+    // The limits in force (the tier's defaults under the overrides) and what is used of them now.
+    expect(upgraded.body).toMatchObject({
+      effectiveLimits: { ratePerMinute: 5_000, burst: 10_000, agentLimit: 7 },
+      usage: { agents: 0, activeKeys: 0 },
+    });
     const cached = await new KeyStore({ redis, prefix }).getAccount(created.body.projectId);
     expect(cached).toMatchObject({ tier: 'business', limits: { agentLimit: 7 } });
 

@@ -1,4 +1,5 @@
 // The API client of the pages: same origin, the session cookie, the CSRF echo on state changes.
+import { selectedProject } from './project-store';
 
 export class ApiFailure extends Error {
   constructor(
@@ -22,6 +23,9 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   const headers: Record<string, string> = { accept: 'application/json' };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') headers['x-csrf-token'] = decodeURIComponent(csrfToken());
+  // The project picker's choice (none: the API takes the organisation's first project).
+  const project = selectedProject();
+  if (project) headers['x-warden-project'] = project;
   let res: Response;
   try {
     res = await fetch(`/api/v1${path}`, {

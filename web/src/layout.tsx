@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, ApiFailure } from './api';
+import { ProjectPicker } from './project';
 import type { Me } from './types';
 
 export const useMe = () => useQuery({ queryKey: ['me'], queryFn: () => api<Me>('/me'), staleTime: 60_000 });
@@ -39,8 +40,9 @@ export function Layout() {
           </NavLink>
           <NavLink to="/detections">Detections</NavLink>
           <NavLink to="/agents">Agents</NavLink>
-          <NavLink to="/settings/api-keys">API keys</NavLink>
+          <NavLink to="/settings">Settings</NavLink>
         </nav>
+        {me.data && <ProjectPicker />}
         <span className="who">
           {me.data?.user ? `${me.data.user.email} (${me.data.role})` : ''}
           {me.data && (

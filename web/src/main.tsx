@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { Layout } from './layout';
 import { LoginPage } from './pages/login';
 import { KeysPage } from './pages/keys';
@@ -9,6 +9,11 @@ import { OverviewPage } from './pages/overview';
 import { DetectionsPage } from './pages/detections';
 import { InteractionPage } from './pages/interaction';
 import { AgentPage, AgentsPage } from './pages/agents';
+import { AccountPage } from './pages/account';
+import { MembersPage } from './pages/members';
+import { ProjectPage } from './pages/project';
+import { InvitePage, SignupPage } from './pages/signup';
+import { WebhooksPage } from './pages/webhooks';
 import { ApiFailure } from './api';
 import './styles.css';
 
@@ -25,6 +30,8 @@ const queries = new QueryClient({
 
 const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },
+  { path: '/signup', element: <SignupPage /> },
+  { path: '/invite/:token', element: <InvitePage /> },
   {
     element: <Layout />,
     children: [
@@ -34,6 +41,11 @@ const router = createBrowserRouter([
       { path: '/agents', element: <AgentsPage /> },
       { path: '/agents/:agentId', element: <AgentPage /> },
       { path: '/settings/api-keys', element: <KeysPage /> },
+      { path: '/settings', element: <Navigate to="/settings/api-keys" replace /> },
+      { path: '/settings/members', element: <MembersPage /> },
+      { path: '/settings/project', element: <ProjectPage /> },
+      { path: '/settings/webhooks', element: <WebhooksPage /> },
+      { path: '/settings/account', element: <AccountPage /> },
       { path: '*', element: <p className="notice">No such page. Use the navigation above.</p> },
     ],
   },

@@ -29,6 +29,17 @@ export const Project = Type.Object({
   settings: Settings,
   createdAt: Type.String(),
   activeKeys: Type.Integer(),
+  effectiveLimits: Type.Object(
+    { ratePerMinute: Type.Number(), burst: Type.Number(), agentLimit: Type.Number() },
+    { description: "The limits in force: the tier's defaults with the project's overrides on top." },
+  ),
+  usage: Type.Object(
+    {
+      agents: Type.Integer({ description: 'Agents counted against agentLimit now (archived ones are not).' }),
+      activeKeys: Type.Integer(),
+    },
+    { description: 'Current usage, beside the limits.' },
+  ),
 });
 
 export const ProjectParams = Type.Object({ projectId: Id('A project id.') });

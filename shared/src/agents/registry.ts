@@ -228,6 +228,11 @@ export class AgentRegistry {
     return { ok: ok === 1, count };
   }
 
+  /** How many agents count against the account's agent limit now (archived ones do not). */
+  async counted(accountId: string): Promise<number> {
+    return this.redis.scard(this.keys(accountId).set);
+  }
+
   /** Registered agents with first/last seen, for dashboards and tests. */
   async list(accountId: string): Promise<AgentSeen[]> {
     const keys = this.keys(accountId);

@@ -1,12 +1,41 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { api } from '../api';
 import { Failure, useMe } from '../layout';
+import { SettingsNav } from '../settings-nav';
+import { Sparkline } from '../sparkline';
 import type { CreatedKey, KeyListing } from '../types';
+import type { KeyUsage } from '../types-settings';
 
 const SCOPES = ['ingest', 'analytics:read', 'keys:manage', 'admin'] as const;
 const ago = (iso?: string) => (iso ? formatDistanceToNow(new Date(iso), { addSuffix: true }) : 'never');
+
+/** Requests per UTC day over the last 30 days (GET /keys/{id}/usage), as a sparkline. */
+function KeyUsageSparkline({ keyId, name }: { keyId: string; name: string }) {
+  const usage = useQuery({
+    queryKey: ['key-usage', keyId],
+    queryFn: () => api<KeyUsage>(`/keys/${encodeURIComponent(keyId)}/usage?days=30`),
+    staleTime: 60_000,
+  });
+  const series = useMemo(
+    () =>
+      usage.data && {
+        x: usage.data.days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000),
+        values: usage.data.days.map((d) => d.requests),
+      },
+    [usage.data],
+  );
+  if (usage.error) return <span className="hint">usage unavailable</span>;
+  if (!usage.data || !series) return <span className="hint">…</span>;
+  return (
+    <Sparkline
+      x={series.x}
+      values={series.values}
+      label={`${name}: ${usage.data.total.toLocaleString('en')} request${usage.data.total === 1 ? '' : 's'} in the last 30 days (${usage.data.from} to ${usage.data.to})`}
+    />
+  );
+}
 
 /** The secret, shown once, with a copy button. */
 function Secret({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
@@ -89,6 +118,7 @@ export function KeysPage() {
 
   return (
     <>
+      <SettingsNav />
       <h1>API keys</h1>
       {error !== undefined && <Failure error={error} />}
       {created && <Secret created={created} onDone={() => setCreated(undefined)} />}
@@ -120,7 +150,12 @@ export function KeysPage() {
       ) : !keys.data ? (
         <p>Loading…</p>
       ) : keys.data.keys.length === 0 ? (
-        <p className="empty">No keys yet. Create one above to send your agents&apos; records to Warden.</p>
+        <p className="empty">
+          No keys yet.{' '}
+          {canManage
+            ? 'Create one above (scope ingest) to send your agents’ records to Warden; its secret is shown once.'
+            : 'An owner, admin or member creates keys; ask one of them.'}
+        </p>
       ) : (
         <>
           {canManage && (
@@ -144,6 +179,7 @@ export function KeysPage() {
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Requests today / total</th>
+                <th scope="col">Last 30 days</th>
                 {canManage && <th scope="col">Actions</th>}
               </tr>
             </thead>
@@ -166,27 +202,36 @@ export function KeysPage() {
                   <td>
                     {k.usage.today} / {k.usage.total}
                   </td>
+                  <td>
+                    <KeyUsageSparkline keyId={k.keyId} name={k.name ?? k.hint} />
+                  </td>
                   {canManage && (
-                    <td className="actions">
-                      {k.status !== 'revoked' && k.status !== 'expired' && (
-                        <>
-                          <button type="button" className="secondary" onClick={() => rotate.mutate(k.keyId)}>
-                            Rotate
-                          </button>
-                          <button
-                            type="button"
-                            className="danger"
-                            onClick={() => {
-                              if (
-                                window.confirm(`Revoke ${k.name ?? k.hint}? Requests with it fail at once.`)
-                              )
-                                revoke.mutate(k.keyId);
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        </>
-                      )}
+                    <td>
+                      <div className="actions">
+                        {k.status !== 'revoked' && k.status !== 'expired' && (
+                          <>
+                            <button
+                              type="button"
+                              className="secondary"
+                              onClick={() => rotate.mutate(k.keyId)}
+                            >
+                              Rotate
+                            </button>
+                            <button
+                              type="button"
+                              className="danger"
+                              onClick={() => {
+                                if (
+                                  window.confirm(`Revoke ${k.name ?? k.hint}? Requests with it fail at once.`)
+                                )
+                                  revoke.mutate(k.keyId);
+                              }}
+                            >
+                              Revoke
+                            </button>
+                          </>
+                        )}
+                      </div>
                     </td>
                   )}
                 </tr>

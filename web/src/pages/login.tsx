@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api';
+import { signupOpen, useAuthConfig } from './signup';
 
 export function LoginPage() {
   const [email, setEmail] = useState('');
@@ -11,6 +12,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const client = useQueryClient();
+  const config = useAuthConfig();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -60,9 +62,16 @@ export function LoginPage() {
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
-        <p className="hint">
-          No account yet? The first owner is created with <code>npx warden users create</code>.
-        </p>
+        {signupOpen(config.data) ? (
+          <p className="hint">
+            No account yet? <Link to="/signup">Create one</Link>.
+          </p>
+        ) : (
+          <p className="hint">
+            No account yet? Ask an owner or admin of your organisation for an invitation link (or an operator:{' '}
+            <code>npx warden users create</code>).
+          </p>
+        )}
       </form>
     </main>
   );

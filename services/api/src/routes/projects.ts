@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Redis } from 'ioredis';
+import { AgentRegistry } from '@warden/shared/agents/index';
 import { ApiError } from '@warden/shared/http/errors';
 import { randomBase62 } from '@warden/shared/keys/format';
 import { PostgresKeys, resolveLimits, type ProjectListing, type TierLimits } from '@warden/shared/keys/index';
@@ -20,7 +21,7 @@ export interface ProjectsRoutesOptions {
 /** Settings are the dashboard's to keep, not a store: bounded so one project cannot bloat the row. */
 const MAX_SETTINGS_BYTES = 16 * 1024;
 
-const answer = (p: ProjectListing) => ({
+const answer = (p: ProjectListing, agents: number) => ({
   projectId: p.projectId,
   name: p.name,
   tier: p.tier,
@@ -28,6 +29,8 @@ const answer = (p: ProjectListing) => ({
   createdAt: p.createdAt,
   activeKeys: p.activeKeys,
   ...(p.limits ? { limits: p.limits } : {}),
+  effectiveLimits: resolveLimits(p.tier, p.limits),
+  usage: { agents, activeKeys: p.activeKeys },
 });
 
 /** Who may change the tier and limits: an owner or admin, or an `admin` key. */
@@ -40,6 +43,9 @@ const mayChangePlan = (caller: Caller) =>
  */
 export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = async (app, opts) => {
   const storeFor = (caller: Caller) => keyStoreFor(opts, actorOf(caller));
+  const registry = new AgentRegistry({ redis: opts.redis, prefix: opts.redisPrefix });
+  /** The listing with its usage against the limits (agents counted as ingest counts them). */
+  const withUsage = async (p: ProjectListing) => answer(p, await registry.counted(p.projectId));
 
   /** The projects the caller can see: the organisation's, or the key's own. */
   const visible = async (caller: Caller): Promise<ProjectListing[]> => {
@@ -72,7 +78,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = 
         },
       },
     },
-    async (req) => ({ projects: (await visible(req.principal)).map(answer) }),
+    async (req) => ({ projects: await Promise.all((await visible(req.principal)).map(withUsage)) }),
   );
 
   app.post(
@@ -98,7 +104,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = 
         organisationId: caller.session.organisationId,
         ...(req.body.limits ? { limits: req.body.limits } : {}),
       });
-      return reply.code(201).send(answer(await visibleProject(caller, account.accountId)));
+      return reply.code(201).send(await withUsage(await visibleProject(caller, account.accountId)));
     },
   );
 
@@ -114,7 +120,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = 
         response: { 200: Project, ...errorResponses([400, 401, 403, 404, 500, 503]) },
       },
     },
-    async (req) => answer(await visibleProject(req.principal, req.params.projectId)),
+    async (req) => withUsage(await visibleProject(req.principal, req.params.projectId)),
   );
 
   app.patch(
@@ -176,7 +182,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<ProjectsRoutesOptions> = 
           details: { ...(name !== undefined ? { name } : {}), settingsChanged: settings !== undefined },
         });
       }
-      return answer(await visibleProject(caller, project.projectId));
+      return withUsage(await visibleProject(caller, project.projectId));
     },
   );
 };
