@@ -43,7 +43,13 @@ let ownerB: Signed;
 
 const range = `from=${DAY_FROM}&to=${DAY_TO}`;
 const rangeSql = `received_at >= toDateTime('2025-03-01 00:00:00', 'UTC') AND received_at < toDateTime('2025-03-02 00:00:00', 'UTC')`;
-const COLUMNS = { agent: 'agent_id', rule: 'rule_id', user: 'user_id', session: 'session_id' } as const;
+const COLUMNS = {
+  agent: 'agent_id',
+  rule: 'rule_id',
+  threat: 'threat_type',
+  user: 'user_id',
+  session: 'session_id',
+} as const;
 type By = keyof typeof COLUMNS;
 
 interface Item {
@@ -135,7 +141,7 @@ afterAll(async () => {
 
 describe('GET /api/v1/analytics/top', () => {
   it('ranks agents, rules, users and sessions exactly as direct ClickHouse counts do', async () => {
-    for (const by of ['agent', 'rule', 'user', 'session'] as const) {
+    for (const by of ['agent', 'rule', 'threat', 'user', 'session'] as const) {
       const res = await call('GET', `/api/v1/analytics/top?${range}&by=${by}`, { key: keyA.key });
       expect(res.status, res.text).toBe(200);
       expect(res.body).toMatchObject({ projectId: ACCOUNT, by, from: DAY_FROM, to: DAY_TO });
@@ -157,7 +163,7 @@ describe('GET /api/v1/analytics/top', () => {
     expect(one.body.items).toEqual(await directTop(ACCOUNT, 'session', 2));
     expect(one.body.items).toHaveLength(2);
 
-    for (const by of ['rule', 'user', 'session', 'agent'] as const) {
+    for (const by of ['rule', 'threat', 'user', 'session', 'agent'] as const) {
       const res = await call('GET', `/api/v1/analytics/top?${range}&by=${by}&agentId=sales-bot`, {
         cookie: ownerA.cookie,
       });
@@ -194,7 +200,7 @@ describe('GET /api/v1/analytics/top', () => {
     );
     // Unless a merge already folded them, the duplicates are there to be miscounted.
     expect(Number(raw[0]?.n)).toBeGreaterThanOrEqual(Number(distinct[0]?.n));
-    for (const by of ['agent', 'rule', 'user', 'session'] as const) {
+    for (const by of ['agent', 'rule', 'threat', 'user', 'session'] as const) {
       const res = await call('GET', `/api/v1/analytics/top?${range}&by=${by}`, { key: keyA.key });
       expect(res.status).toBe(200);
       expect(res.body.items, by).toEqual(await directTop(ACCOUNT, by));
@@ -202,7 +208,7 @@ describe('GET /api/v1/analytics/top', () => {
   });
 
   it("another project's key sees none of acme's rows, and cannot name acme", async () => {
-    for (const by of ['agent', 'rule', 'user', 'session'] as const) {
+    for (const by of ['agent', 'rule', 'threat', 'user', 'session'] as const) {
       const empty = await call('GET', `/api/v1/analytics/top?${range}&by=${by}`, { key: keyEmpty.key });
       expect(empty.status).toBe(200);
       expect(empty.body).toMatchObject({ projectId: EMPTY_ACCOUNT, items: [] });

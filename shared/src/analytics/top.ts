@@ -3,12 +3,12 @@ import { selectRows } from '../clickhouse/client';
 import { sqlString } from '../clickhouse/escape';
 import { scopeSql, sqlLimit, type AccountRange } from './scope';
 
-/** What a top list ranks by detections. */
-export const TOP_DIMENSIONS = ['agent', 'rule', 'user', 'session'] as const;
+/** What a top list ranks by detections (`threat`: the threat type). */
+export const TOP_DIMENSIONS = ['agent', 'rule', 'threat', 'user', 'session'] as const;
 export type TopDimension = (typeof TOP_DIMENSIONS)[number];
 
 export interface TopItem {
-  /** The agent, rule, user or session id. */
+  /** The agent, rule, user or session id, or the threat type. */
   key: string;
   findings: number;
   /** Interactions with at least one finding. */
@@ -27,6 +27,7 @@ export interface TopScope extends AccountRange {
 
 const RAW_COLUMNS: Record<Exclude<TopDimension, 'agent'>, string> = {
   rule: 'rule_id',
+  threat: 'threat_type',
   user: 'user_id',
   session: 'session_id',
 };
@@ -38,7 +39,8 @@ const RAW_COLUMNS: Record<Exclude<TopDimension, 'agent'>, string> = {
  * - Agents come from the hourly rollup `detection_hourly` (like the overview's totals, so a top list
  *   adds up with its tiles): ranges are widened to whole hours, and finding and interaction ids are
  *   merged as sets, so a re-inserted block counts once.
- * - Rules, users and sessions are not in the rollups: they read raw `detections`, only current
+ * - Rules, users and sessions are not in the rollups (threat types are, but an agent's page asks
+ *   for them next to its rules, so they are counted the same way): they read raw `detections`, only current
  *   findings (the newest analysis of each interaction, `ScopeSql.current`), counted with uniqExact of
  *   the ids, so neither a duplicate row (before ReplacingMergeTree merges it away) nor a superseded
  *   analysis counts. Findings without a user or session id (`''`) rank in no user or session list.

@@ -22,7 +22,7 @@ export const TopQuery = Type.Object({
 });
 
 const TopItem = Type.Object({
-  key: Type.String({ description: 'The agent, rule, user or session id.' }),
+  key: Type.String({ description: 'The agent, rule, user or session id, or the threat type.' }),
   findings: Type.Integer({ description: 'Findings in the range.' }),
   flaggedInteractions: Type.Integer({ description: 'Interactions with at least one finding.' }),
   critical: Type.Integer({ description: 'Critical findings.' }),
@@ -57,10 +57,11 @@ export const topRoutes: FastifyPluginAsyncTypebox<TopRoutesOptions> = async (app
       config: { permission: 'analytics:read' },
       schema: {
         tags: ['analytics'],
-        summary: 'Agents, rules, users or sessions with the most findings in the range, most first.',
+        summary:
+          'Agents, rules, threat types, users or sessions with the most findings in the range, most first.',
         description:
           'Agents from the hourly rollups (ranges widened to whole hours, like the overview); rules, ' +
-          'users and sessions from current findings (the newest analysis of each interaction). ' +
+          'threat types, users and sessions from current findings (the newest analysis of each interaction). ' +
           'Findings without a user or session id rank in no user or session list.',
         security,
         headers: ProjectHeader,
