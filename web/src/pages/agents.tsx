@@ -372,7 +372,7 @@ function Fact({ label, value, title }: { label: string; value: string; title?: s
   return (
     <div className="tile">
       <span className="tile-label">{label}</span>
-      <span className="tile-value" title={title}>
+      <span className={Number.isNaN(Number(value)) ? 'tile-value text' : 'tile-value'} title={title}>
         {value}
       </span>
     </div>
