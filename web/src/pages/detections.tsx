@@ -126,7 +126,7 @@ export function DetectionsPage() {
             </button>
           ))}
         </div>
-        <span className="live" aria-live="polite">
+        <span className="live">
           {detections.dataUpdatedAt
             ? `Live: updated ${format(new Date(detections.dataUpdatedAt), 'HH:mm:ss')}, every 3 s`
             : ''}
