@@ -283,7 +283,7 @@ export function AgentPage() {
           shorter range for the full picture. The totals above count everything.
         </p>
       ) : null}
-      <div className="grid3">
+      <div className="grid2">
         <TopList title="Threats" by="threat" range={range} agentId={agentId} keyLabel="Threat type" />
         <TopList title="Top rules" by="rule" range={range} agentId={agentId} keyLabel="Rule" />
         <TopList title="Top users" by="user" range={range} agentId={agentId} keyLabel="User" />
