@@ -204,6 +204,14 @@ describe('dashboard analytics pages', () => {
 
     await first.getByRole('button', { name: '7 d' }).click();
     await first.waitForURL(/\?range=7d$/);
+    // A custom range typed into the page lands in the URL and shows the same view again.
+    await first.getByRole('button', { name: 'Custom' }).click();
+    await first.getByLabel('From').fill(from.slice(0, 16));
+    await first.getByLabel('To', { exact: true }).fill(to.slice(0, 16));
+    await first.getByRole('button', { name: 'Apply range' }).click();
+    await first.waitForURL(`${base}/?${custom}`);
+    await first.locator('[data-top="rule"] tbody tr').first().waitFor();
+    expect(await view(first)).toEqual(shown);
     await first.close();
   });
 
