@@ -439,6 +439,47 @@ describe('ClickHouse analytics on 18.16-compatible schema', () => {
     expect([...q.keys()].filter((k) => !covered.has(k))).toEqual([]);
   });
 
+  it('finished hours are read from stored summaries, and a later write to one counts at once', async () => {
+    const first = OTHERS[0];
+    if (!first) throw new Error('seed missing');
+    // a day of its own, so the other tests' ranges never see these rows
+    const account = 'cache-co';
+    const at = Date.parse('2025-03-05T10:20:00.000Z');
+    const scope = { accountId: account, from: '2025-03-05T00:00:00.000Z', to: '2025-03-06T00:00:00.000Z' };
+    const row = (n: number) => ({
+      ...interactionRow(envelopeOf(first)),
+      account_id: account,
+      interaction_id: `cache-${n}`,
+      received_at: secondOf(at),
+      received_ms: at,
+    });
+    const stored = async () =>
+      (
+        await selectRows<{ n: number }>(
+          client,
+          `SELECT count() AS n FROM ${db}.hourly_summaries WHERE account_id = '${account}'`,
+        )
+      )[0]?.n;
+
+    await insert('interactions', [row(1), row(2)]);
+    expect((await analytics.overview(client, db, scope)).interactions).toBe(2);
+    expect(await stored()).toBe(1); // the hour is over two hours old: summarised and kept
+    expect((await analytics.overview(client, db, scope)).interactions).toBe(2);
+
+    // late rows for that hour, one of them a re-inserted duplicate: the version moves, the summary is redone
+    await insert('interactions', [row(2), row(3)]);
+    expect((await analytics.overview(client, db, scope)).interactions).toBe(3);
+    expect(await stored()).toBe(2);
+    // a summary that does not carry the hour's current version is never believed
+    await insert('hourly_summaries', [
+      { account_id: account, hour: hourOf(at), version: 999, interactions: 1000 },
+    ]);
+    expect(await analytics.overview(client, db, scope)).toEqual(
+      (await analytics.overviewFromStates(client, db, scope)).overview,
+    );
+    expect((await analytics.overview(client, db, scope)).interactions).toBe(3);
+  });
+
   it('typed analytics functions return the same exact numbers', async () => {
     const o = await analytics.overview(client, db, range);
     expect(o).toEqual({
@@ -470,7 +511,16 @@ describe('ClickHouse analytics on 18.16-compatible schema', () => {
     const activity = await analytics.hourlyActivity(client, db, range);
     const perHourFindings = groupBy(currentFindings, (c) => hourOf(c.s.receivedMs));
     expect(activity).toEqual(
-      hourly().map((h) => ({ ...h, findings: perHourFindings.get(h.hour)?.length ?? 0 })),
+      hourly().map((h) => {
+        const found = perHourFindings.get(h.hour) ?? [];
+        return {
+          ...h,
+          findings: found.length,
+          bySeverity: Object.fromEntries(
+            SEVERITIES.map((sev) => [sev, found.filter((c) => c.f.severity === sev).length]),
+          ),
+        };
+      }),
     );
 
     expect(await analytics.topAgentsByDetections(client, db, { ...range, limit: 2 })).toEqual(
@@ -569,9 +619,16 @@ describe('ClickHouse analytics on 18.16-compatible schema', () => {
     expect(await dropExpiredPartitions(client, db, 30, Date.UTC(2025, 3, 20))).toEqual([]);
     const dropped = await dropExpiredPartitions(client, db, 30, Date.UTC(2025, 4, 15));
     expect(dropped.map((d) => `${d.table}:${d.partition}`).sort()).toEqual(
-      ['agent_hourly', 'analyses', 'detection_hourly', 'detections', 'events', 'interactions'].map(
-        (t) => `${t}:202503`,
-      ),
+      [
+        'agent_hourly',
+        'analyses',
+        'detection_hourly',
+        'detections',
+        'events',
+        'hourly_summaries',
+        'interactions',
+        'rollup_versions',
+      ].map((t) => `${t}:202503`),
     );
     const [left] = await selectRows<{ n: number }>(client, `SELECT count() AS n FROM ${db}.interactions`);
     expect(left?.n).toBe(0);

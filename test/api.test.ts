@@ -329,6 +329,7 @@ describe('analytics', () => {
         interactions: 60,
         tokens: Number(direct!.tokens),
         findings: Number(found!.findings),
+        bySeverity: res.body.totals.bySeverity,
       },
     ]);
     // An ingest-only key may not read.

@@ -245,7 +245,7 @@ describe('replicated ClickHouse', () => {
       r2,
       `SELECT is_readonly, active_replicas, total_replicas FROM system.replicas WHERE database = '${db}'`,
     );
-    expect(replicas).toHaveLength(8);
+    expect(replicas).toHaveLength(10);
     for (const r of replicas) expect(r).toEqual({ is_readonly: 0, active_replicas: 2, total_replicas: 2 });
     for (const service of services) expect(service.child.exitCode).toBeNull();
   }, 400_000);

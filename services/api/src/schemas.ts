@@ -1,7 +1,7 @@
-import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
+import { Type, type Static, type TInteger, type TLiteral, type TUnion } from '@sinclair/typebox';
 import { SCOPES } from '@warden/shared/keys/index';
 import { ROLES } from '@warden/shared/users/index';
-import { SEVERITIES } from '@warden/shared/schemas/detection';
+import { SEVERITIES, type Severity } from '@warden/shared/schemas/detection';
 
 // The request and answer schemas of the API's routes: each one validates, types and documents.
 
@@ -120,6 +120,11 @@ export const OverviewQuery = Type.Object({
   interval: Type.Optional(literals(['hour', 'day'])),
 });
 
+/** Findings per severity, every severity present. */
+const BySeverity = Type.Object(
+  Object.fromEntries(SEVERITIES.map((s) => [s, Type.Integer()])) as Record<Severity, TInteger>,
+);
+
 export const OverviewResult = Type.Object({
   projectId: Type.String(),
   from: Type.String(),
@@ -134,7 +139,7 @@ export const OverviewResult = Type.Object({
     activeAgents: Type.Integer(),
     findings: Type.Integer(),
     flaggedInteractions: Type.Integer(),
-    bySeverity: Type.Record(Type.String(), Type.Integer()),
+    bySeverity: BySeverity,
     byThreatType: Type.Array(
       Type.Object({ threatType: Type.String(), findings: Type.Integer(), interactions: Type.Integer() }),
     ),
@@ -145,6 +150,7 @@ export const OverviewResult = Type.Object({
       interactions: Type.Integer(),
       tokens: Type.Integer(),
       findings: Type.Integer(),
+      bySeverity: BySeverity,
     }),
   ),
 });
@@ -238,13 +244,6 @@ export const InteractionResult = Type.Object({
 const Id = (description: string) => Type.Optional(Type.String({ maxLength: 256, description }));
 
 export const AgentsQuery = Type.Object(RangeQuery);
-
-const BySeverity = Type.Object(
-  Object.fromEntries(SEVERITIES.map((s) => [s, Type.Integer()])) as Record<
-    (typeof SEVERITIES)[number],
-    ReturnType<typeof Type.Integer>
-  >,
-);
 
 export const Agent = Type.Object({
   agentId: Type.String(),

@@ -34,12 +34,16 @@ export {
   detectionsByPlatform,
   hourlyActivity,
   overview,
+  overviewFromStates,
+  overviewWithActivity,
   tokensByModel,
   topAgentsByDetections,
   type AgentDetections,
   type HourlyActivity,
   type ModelTokens,
   type Overview,
+  type OverviewOptions,
+  type OverviewWithActivity,
   type PlatformDetections,
 } from './overview';
 export type { AccountRange } from './scope';

@@ -32,11 +32,13 @@ describe('migrations on a cluster (CLICKHOUSE_CLUSTER)', () => {
       'agents',
       'agent_hourly',
       'detection_hourly',
+      'rollup_versions',
+      'hourly_summaries',
     ]) {
       expect(all).toContain(`CREATE TABLE IF NOT EXISTS w.${table}_local ON CLUSTER prod`);
       expect(all).toMatch(
         new RegExp(
-          `ENGINE = Replicated(Replacing|Aggregating)MergeTree\\('/clickhouse/tables/\\{shard\\}/w/${table}_local', '\\{replica\\}'`,
+          `ENGINE = Replicated(Replacing|Aggregating|Summing)MergeTree\\('/clickhouse/tables/\\{shard\\}/w/${table}_local', '\\{replica\\}'`,
         ),
       );
       expect(all).toMatch(
@@ -59,7 +61,7 @@ describe('migrations on a cluster (CLICKHOUSE_CLUSTER)', () => {
 
   it('feed materialized views from stored rows into replicated targets, never through Distributed tables', async () => {
     const views = (await statements(ctx('24.8.1', 'prod'))).filter((s) => s.includes('MATERIALIZED VIEW'));
-    expect(views).toHaveLength(4);
+    expect(views).toHaveLength(6);
     for (const view of views) {
       expect(view).toMatch(/ TO w\.\w+_local AS/);
       expect(view).toMatch(/FROM w\.\w+_local\b/);

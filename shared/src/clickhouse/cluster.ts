@@ -23,7 +23,7 @@ export interface MergeTreeTable {
   name: string;
   /** The column list, without parentheses. */
   columns: string;
-  engine: 'ReplacingMergeTree' | 'AggregatingMergeTree';
+  engine: 'ReplacingMergeTree' | 'AggregatingMergeTree' | 'SummingMergeTree';
   /** The engine's own arguments (the version column of a ReplacingMergeTree). */
   engineArgs?: string;
   /** PARTITION BY, ORDER BY and TTL clauses. */

@@ -4,7 +4,13 @@ import { sqlIdentifier, sqlString } from './escape';
 import { storedTable } from './cluster';
 import { deleteWhere, type MutationOptions } from './mutations';
 import { hourRangeMs, rangeMs, sqlDateTime, timeFilter, type TimeRange } from './range';
-import { agentHourlySelect, currentDetectionsCondition, detectionHourlySelect } from './rollups';
+import {
+  agentHourlySelect,
+  currentDetectionsCondition,
+  detectionHourlySelect,
+  rollupVersionsSelect,
+} from './rollups';
+import { ROLLUP_TABLES } from './tables';
 import type { InteractionRow } from './rows';
 
 export interface StaleDetectionsOptions extends TimeRange, MutationOptions {
@@ -81,6 +87,14 @@ export async function rebuildRollups(
       `${db}.detections`,
       `${received} AND ${currentDetectionsCondition(db, hours)}`,
     )}`,
+  });
+  // Every hour of the range gets a new version, so the overview's cached summaries of it are
+  // recomputed, including hours the rebuild left empty (migration 7).
+  const touched = ['rollup_versions', ...ROLLUP_TABLES]
+    .map((t) => `SELECT account_id, hour FROM ${db}.${t} WHERE ${hourFilter}`)
+    .join(' UNION ALL ');
+  await client.command({
+    query: `INSERT INTO ${db}.rollup_versions ${rollupVersionsSelect(`(${touched})`, '1', 'hour')}`,
   });
   return { fromHour: new Date(hours.fromMs).toISOString(), toHour: new Date(hours.toMs).toISOString() };
 }

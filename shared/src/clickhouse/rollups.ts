@@ -46,6 +46,17 @@ export function detectionHourlySelect(source: string, where?: string): string {
 }
 
 /**
+ * Rows of `rollup_versions` (migration 7): `writes` added to each (account, hour) a block touches.
+ * `hourColumn` names a column that already holds the hour (the rollups); raw tables derive it.
+ */
+export function rollupVersionsSelect(source: string, writes: string, hourColumn?: string): string {
+  const hour = hourColumn ?? 'toStartOfHour(received_at)';
+  return `SELECT account_id, ${hour} AS hour, ${writes} AS writes
+  FROM ${source}
+  GROUP BY account_id, hour`;
+}
+
+/**
  * First/last seen are min/max: idempotent, so the `agents` table needs no rebuild after retries.
  * The CAST keeps the state type `groupUniqArray(String)` where `platform` is LowCardinality.
  */

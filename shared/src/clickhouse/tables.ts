@@ -6,6 +6,8 @@ export const TIME_PARTITIONED_TABLES = [
   'analyses',
   'agent_hourly',
   'detection_hourly',
+  'rollup_versions',
+  'hourly_summaries',
 ] as const;
 
 /** The rollups `rebuildRollups` re-derives from raw rows. */

@@ -3,12 +3,13 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import {
   detectionsForInteraction,
   detectionsPage,
-  hourlyActivity,
   interactionById,
-  overview,
+  overviewWithActivity,
+  type HourlyActivity,
   type DetectionCursor,
 } from '@warden/shared/analytics/index';
 import { ApiError } from '@warden/shared/http/errors';
+import { SEVERITIES } from '@warden/shared/schemas/detection';
 import { decodeCursor, detectionFilters, encodeCursor, iso, pageLimit, rangeOf } from '../query';
 import {
   DetectionsPage,
@@ -58,22 +59,27 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<AnalyticsRoutesOptions> 
     async (req) => {
       const { fromMs, toMs } = rangeOf(req.query);
       const interval = req.query.interval ?? 'hour';
-      const scope = { accountId: req.projectId, from: fromMs, to: toMs };
-      const [totals, hours] = await Promise.all([
-        overview(clickhouse, database, scope),
-        hourlyActivity(clickhouse, database, scope),
-      ]);
+      const { overview: totals, hours } = await overviewWithActivity(
+        clickhouse,
+        database,
+        { accountId: req.projectId, from: fromMs, to: toMs },
+        { onCacheError: (err) => req.log.warn({ err }, 'overview: an hour summary was not stored') },
+      );
       // An interaction and a finding each fall in one hour, so hours add up to days exactly.
-      const buckets = new Map<
-        string,
-        { bucket: string; interactions: number; tokens: number; findings: number }
-      >();
+      const buckets = new Map<string, Omit<HourlyActivity, 'hour'> & { bucket: string }>();
       for (const h of hours) {
         const bucket = interval === 'day' ? `${h.hour.slice(0, 10)} 00:00:00` : h.hour;
-        const b = buckets.get(bucket) ?? { bucket, interactions: 0, tokens: 0, findings: 0 };
+        const b = buckets.get(bucket) ?? {
+          bucket,
+          interactions: 0,
+          tokens: 0,
+          findings: 0,
+          bySeverity: { low: 0, medium: 0, high: 0, critical: 0 },
+        };
         b.interactions += h.interactions;
         b.tokens += h.tokens;
         b.findings += h.findings;
+        for (const sev of SEVERITIES) b.bySeverity[sev] += h.bySeverity[sev];
         buckets.set(bucket, b);
       }
       return {

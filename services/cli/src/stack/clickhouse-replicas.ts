@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { startClickhouse, waitForClickhouse, type ClickhouseReplication } from './clickhouse';
-import { ExitedBeforeHealthyError, freePort, isAlive, stopProcess } from './process';
+import { ExitedBeforeHealthyError, freePort, isAlive, stopProcess, waitUntil } from './process';
 import { startZookeeper, waitForZookeeper } from './zookeeper';
 
 export interface ClickhouseReplica {
@@ -101,8 +102,21 @@ async function startOnce(
       if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     },
     restart: async (i) => {
-      launch(i);
-      await waitForClickhouse(replicas[i]!.url, 60000, watch(i));
+      // The killed server must be gone before another opens its data dir and ports; a start that
+      // still exits at once (its ports or lock not yet released) is tried again after a pause.
+      await waitUntil('the killed replica to exit', async () => !isAlive(replicas[i]!.pid), 10000).catch(
+        () => undefined,
+      );
+      for (let attempt = 1; ; attempt++) {
+        launch(i);
+        try {
+          return await waitForClickhouse(replicas[i]!.url, 60000, watch(i));
+        } catch (err) {
+          if (!(err instanceof ExitedBeforeHealthyError) || attempt >= startAttempts) throw err;
+          progress(`${err.message}\n(restart try ${attempt} of ${startAttempts}; trying again in 2 s)`);
+          await setTimeout(2000);
+        }
+      }
     },
     stop: async () => {
       await Promise.all(replicas.filter((r) => r.pid).map((r) => stopProcess(r.pid)));
