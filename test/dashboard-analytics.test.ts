@@ -165,7 +165,11 @@ describe('dashboard analytics pages', () => {
     // Every sixth interaction carries the injection: the seed's most frequent rule.
     expect((await keysOf(page, 'rule'))[0]).toBe('inj.ignore-previous');
     expect((await keysOf(page, 'user')).sort()).toEqual(['user-0', 'user-1', 'user-2', 'user-3', 'user-4']);
-    await page.getByText('Detections over time').waitFor();
+    // The overview's series carry findings per severity: the detections chart stacks them.
+    await page.getByText('Detections over time, by severity').waitFor();
+    expect(
+      await page.getByRole('img', { name: /Detections over time, by severity: critical, high/ }).count(),
+    ).toBe(1);
     // The custom range's inputs show it, in the browser's time zone (UTC here).
     expect(await page.getByLabel('From').inputValue()).toBe(from.slice(0, 16));
     expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(to.slice(0, 16));

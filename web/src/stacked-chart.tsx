@@ -40,6 +40,7 @@ export function StackedChart({
             fill: s.color,
             width: 1,
             paths: stepped,
+            points: { show: false },
             value: (_u: uPlot, _v: number | null, _si: number, j: number | null) =>
               j === null ? '–' : String(series[i]?.values[j] ?? 0),
           })),
