@@ -291,6 +291,15 @@ describe('dashboard analytics pages', () => {
     await page.close();
   });
 
+  it('a quiet range of a project with data says to widen the range, not to send a first record', async () => {
+    const page = await owner.newPage();
+    const before = `range=custom&from=${encodeURIComponent(new Date(day - 7 * DAY_MS).toISOString())}&to=${encodeURIComponent(new Date(day - 6 * DAY_MS).toISOString())}`;
+    await page.goto(`${base}/?${before}`);
+    await page.getByText('No interactions in this range; your agents last sent one').waitFor();
+    expect(await page.locator('.empty pre').count()).toBe(0);
+    await page.close();
+  });
+
   it('an empty project: the overview and detections say how to send a first record', async () => {
     const context = await signedIn('newcomer@analytics.test');
     const page = await context.newPage();

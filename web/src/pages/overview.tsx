@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { formatDistanceToNow } from 'date-fns';
 import { Link } from 'react-router';
 import { api } from '../api';
 import { TimeChart, type Series } from '../chart';
@@ -7,7 +8,7 @@ import { Failure, FirstRecord } from '../layout';
 import { StackedChart } from '../stacked-chart';
 import { TimeRangePicker, useTimeRange } from '../time-range';
 import { detectionsLink, SEVERITY_COLORS, TopList } from '../top-list';
-import { SEVERITIES, type Overview } from '../types';
+import { SEVERITIES, type Agent, type Overview } from '../types';
 
 const number = new Intl.NumberFormat();
 /** A bucket as the API gives it ("2026-11-25 15:00:00", UTC) in epoch milliseconds. */
@@ -53,6 +54,18 @@ export function OverviewPage() {
   }, [overview.data]);
 
   const t = overview.data?.totals;
+  // A quiet range is not an empty project: agents seen before it get "widen the range", not the curl.
+  const quiet = t?.interactions === 0;
+  const known = useQuery({
+    queryKey: ['agents-known'],
+    queryFn: () => api<{ agents: Agent[] }>('/agents'),
+    enabled: quiet,
+    staleTime: 60_000,
+  });
+  const lastSeen = known.data?.agents
+    .map((a) => a.lastSeen ?? '')
+    .sort()
+    .at(-1);
   const maxThreat = Math.max(1, ...(t?.byThreatType.map((b) => b.findings) ?? []));
   return (
     <>
@@ -66,7 +79,14 @@ export function OverviewPage() {
         <p>Loading…</p>
       ) : (
         <>
-          {t.interactions === 0 && <FirstRecord />}
+          {quiet && (known.error || (known.data && !lastSeen)) ? <FirstRecord /> : null}
+          {quiet && lastSeen ? (
+            <p className="notice">
+              No interactions in this range; your agents last sent one{' '}
+              {formatDistanceToNow(new Date(lastSeen), { addSuffix: true })}. Choose a wider range, or check
+              that they still send records.
+            </p>
+          ) : null}
           <section className="tiles" aria-label="Totals">
             <Tile label="Interactions" value={t.interactions} />
             <Tile label="Detections" value={t.findings} to={detectionsLink({}, range)} />
