@@ -245,6 +245,32 @@ describe('dashboard analytics pages', () => {
     await page.close();
   });
 
+  it('/detections loads older pages on request (130 injections the day before the seed)', async () => {
+    const older = Array.from({ length: 130 }, (_, k) => ({
+      ...seeded(projectId)[0]!,
+      id: uniqueName(`older-${k}`),
+      receivedMs: day - DAY_MS + k * 60_000,
+    }));
+    await insertAnalysed(older);
+    const range = `range=custom&from=${encodeURIComponent(new Date(day - DAY_MS).toISOString())}&to=${encodeURIComponent(from)}`;
+    const page = await owner.newPage();
+    await page.goto(`${base}/detections?${range}`);
+    await page.locator('tr[data-finding-id]').first().waitFor();
+    expect(await page.locator('tr[data-finding-id]').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load older detections' }).click();
+    await expect.poll(() => page.locator('tr[data-finding-id]').count()).toBe(130);
+    await expect.poll(() => page.getByRole('button', { name: 'Load older detections' }).count()).toBe(0);
+    // The newest first, each once, over both pages.
+    const ids = await Promise.all(
+      (await page.locator('tr[data-finding-id] a[href^="/interactions/"]').all()).map((a) =>
+        a.getAttribute('href'),
+      ),
+    );
+    expect(new Set(ids).size).toBe(130);
+    expect(ids[0]).toBe(`/interactions/${older[129]!.id}`);
+    await page.close();
+  });
+
   it('a new detection appears in /detections within 5 s, without a reload', async () => {
     const page = await owner.newPage();
     await page.goto(`${base}/detections?group=rule`);

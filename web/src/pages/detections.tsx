@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api';
@@ -45,13 +45,24 @@ export function DetectionsPage() {
     if (v) query.set(f, v);
   }
   query.set('limit', String(group ? LIMIT.grouped : LIMIT.flat));
-  const detections = useQuery({
+  const detections = useInfiniteQuery({
     queryKey: ['detections', query.toString(), range.key],
-    queryFn: () =>
-      api<{ items: Detection[]; nextCursor?: string }>(`/detections?${query}&${range.apiRange()}`),
-    // New detections appear without a reload (within the 5 s the dashboard promises).
+    queryFn: ({ pageParam }) =>
+      api<{ items: Detection[]; nextCursor?: string }>(
+        `/detections?${query}&${range.apiRange()}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor,
+    // New detections appear without a reload (within the 5 s the dashboard promises); a refetch
+    // reads the first page again and the pages loaded after it from its new cursor.
     refetchInterval: 3_000,
   });
+  const items = useMemo(() => {
+    const seen = new Set<string>();
+    return (detections.data?.pages ?? [])
+      .flatMap((p) => p.items)
+      .filter((d) => !seen.has(d.findingId) && Boolean(seen.add(d.findingId)));
+  }, [detections.data]);
 
   const [draft, setDraft] = useState(() => Object.fromEntries(FILTERS.map((f) => [f, params.get(f) ?? ''])));
   const apply = (e: FormEvent) => {
@@ -139,7 +150,7 @@ export function DetectionsPage() {
         <Failure error={detections.error} />
       ) : !detections.data ? (
         <p>Loading…</p>
-      ) : detections.data.items.length === 0 ? (
+      ) : items.length === 0 ? (
         filtered || range.range !== '24h' ? (
           <p className="empty">
             No detection matches these filters in this time range. Clear a filter or widen the range.
@@ -149,17 +160,22 @@ export function DetectionsPage() {
         )
       ) : (
         <>
-          {detections.data.nextCursor ? (
-            <p className="muted">
-              Showing the newest {detections.data.items.length} detections; narrow the filters or export them
-              all as CSV.
+          {group ? <Groups items={items} by={group} narrow={narrow} /> : <DetectionTable items={items} />}
+          {detections.hasNextPage ? (
+            <p className="more">
+              <button
+                type="button"
+                className="secondary"
+                disabled={detections.isFetchingNextPage}
+                onClick={() => void detections.fetchNextPage()}
+              >
+                {detections.isFetchingNextPage ? 'Loading…' : 'Load older detections'}
+              </button>{' '}
+              <span className="muted">
+                {items.length} newest shown; narrow the filters, or export them all as CSV.
+              </span>
             </p>
           ) : null}
-          {group ? (
-            <Groups items={detections.data.items} by={group} narrow={narrow} />
-          ) : (
-            <DetectionTable items={detections.data.items} />
-          )}
         </>
       )}
     </>
