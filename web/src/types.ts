@@ -47,7 +47,14 @@ export interface Overview {
     bySeverity: Record<string, number>;
     byThreatType: { threatType: string; findings: number; interactions: number }[];
   };
-  series: { bucket: string; interactions: number; tokens: number; findings: number }[];
+  series: {
+    bucket: string;
+    interactions: number;
+    tokens: number;
+    findings: number;
+    /** Findings per severity in the bucket (newer APIs); the chart stacks them when present. */
+    bySeverity?: Partial<Record<Severity, number>>;
+  }[];
 }
 
 export interface Detection {
@@ -63,6 +70,7 @@ export interface Detection {
   masked: string;
   userId: string;
   sessionId: string;
+  conversationId?: string;
 }
 
 export interface Finding {
@@ -114,4 +122,14 @@ export interface Agent {
   interactions: number;
   findings: number;
   bySeverity: Record<string, number>;
+}
+
+/** GET /api/v1/analytics/top: keys ranked by detections. */
+export type TopDimension = 'agent' | 'rule' | 'threat' | 'user' | 'session';
+export interface TopItem {
+  key: string;
+  findings: number;
+  flaggedInteractions: number;
+  critical: number;
+  high: number;
 }

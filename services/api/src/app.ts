@@ -26,6 +26,7 @@ import { interactionsRoutes } from './routes/interactions';
 import { keysRoutes } from './routes/keys';
 import { membersRoutes } from './routes/members';
 import { projectsRoutes } from './routes/projects';
+import { topRoutes } from './routes/top';
 
 export interface ApiDeps {
   pool: PostgresPool;
@@ -129,6 +130,7 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
       });
       await v1.register(keysRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(analyticsRoutes, { clickhouse: deps.clickhouse, database: deps.database });
+      await v1.register(topRoutes, { clickhouse: deps.clickhouse, database: deps.database });
       await v1.register(projectsRoutes, { pool: deps.pool, redis: deps.redis, redisPrefix });
       await v1.register(membersRoutes, { pool: deps.pool });
       await v1.register(invitationsRoutes, { ...cookies, pool: deps.pool, throttle, redisPrefix });

@@ -47,3 +47,4 @@ export {
   type PlatformDetections,
 } from './overview';
 export type { AccountRange } from './scope';
+export { TOP_DIMENSIONS, topByDetections, type TopDimension, type TopItem, type TopScope } from './top';

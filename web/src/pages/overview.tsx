@@ -1,32 +1,25 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { formatDistanceToNow } from 'date-fns';
+import { Link } from 'react-router';
 import { api } from '../api';
-import { TimeChart } from '../chart';
+import { TimeChart, type Series } from '../chart';
 import { Failure, FirstRecord } from '../layout';
-import { SEVERITIES, type Overview } from '../types';
+import { StackedChart } from '../stacked-chart';
+import { TimeRangePicker, useTimeRange } from '../time-range';
+import { detectionsLink, SEVERITY_COLORS, TopList } from '../top-list';
+import { SEVERITIES, type Agent, type Overview } from '../types';
 
-const RANGES = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
-type Range = keyof typeof RANGES;
 const number = new Intl.NumberFormat();
 /** A bucket as the API gives it ("2026-11-25 15:00:00", UTC) in epoch milliseconds. */
 const bucketMs = (bucket: string) =>
   Date.parse(/[zZ+]/.test(bucket) ? bucket : `${bucket.replace(' ', 'T')}Z`);
 
 export function OverviewPage() {
-  const [params, setParams] = useSearchParams();
-  const range = (params.get('range') ?? '24h') as Range;
-  const span = RANGES[range] ?? RANGES['24h'];
+  const range = useTimeRange();
   const overview = useQuery({
-    queryKey: ['overview', range],
-    queryFn: () => {
-      const to = new Date();
-      const from = new Date(to.getTime() - span);
-      const interval = span > 2 * 86_400_000 ? 'day' : 'hour';
-      return api<Overview>(
-        `/analytics/overview?from=${from.toISOString()}&to=${to.toISOString()}&interval=${interval}`,
-      );
-    },
+    queryKey: ['overview', range.key],
+    queryFn: () => api<Overview>(`/analytics/overview?${range.apiRange()}&interval=${range.interval}`),
     refetchInterval: 30_000,
   });
   const chart = useMemo(() => {
@@ -41,34 +34,44 @@ export function OverviewPage() {
     const end = Date.parse(data.to);
     const at = (t: number) => byBucket.get(t === end ? (x[x.length - 1] ?? t) : t);
     x.push(end);
+    // Stacked by severity where the API gives each bucket's severities; the plain count otherwise.
+    const bySeverity = data.series.some((b) => b.bySeverity);
+    const detections: Series[] = bySeverity
+      ? SEVERITIES.map((s) => ({
+          label: s,
+          color: SEVERITY_COLORS[s],
+          values: x.map((t) => at(t)?.bySeverity?.[s] ?? 0),
+        }))
+      : [{ label: 'Detections', color: '#dc2626', values: x.map((t) => at(t)?.findings ?? 0) }];
     return {
       x: x.map((t) => t / 1000),
       range: [Date.parse(data.from) / 1000, Date.parse(data.to) / 1000] as [number, number],
       interactions: [
         { label: 'Interactions', color: '#2563eb', values: x.map((t) => at(t)?.interactions ?? 0) },
       ],
-      detections: [{ label: 'Detections', color: '#dc2626', values: x.map((t) => at(t)?.findings ?? 0) }],
+      detections,
     };
   }, [overview.data]);
 
   const t = overview.data?.totals;
+  // A quiet range is not an empty project: agents seen before it get "widen the range", not the curl.
+  const quiet = t?.interactions === 0;
+  const known = useQuery({
+    queryKey: ['agents-known'],
+    queryFn: () => api<{ agents: Agent[] }>('/agents'),
+    enabled: quiet,
+    staleTime: 60_000,
+  });
+  const lastSeen = known.data?.agents
+    .map((a) => a.lastSeen ?? '')
+    .sort()
+    .at(-1);
   const maxThreat = Math.max(1, ...(t?.byThreatType.map((b) => b.findings) ?? []));
   return (
     <>
       <div className="page-head">
         <h1>Overview</h1>
-        <div className="segmented" role="group" aria-label="Time range">
-          {(Object.keys(RANGES) as Range[]).map((r) => (
-            <button
-              key={r}
-              type="button"
-              aria-pressed={r === range}
-              onClick={() => setParams((p) => (p.set('range', r), p))}
-            >
-              {r}
-            </button>
-          ))}
-        </div>
+        <TimeRangePicker key={range.key} range={range} />
       </div>
       {overview.error ? (
         <Failure error={overview.error} />
@@ -76,12 +79,19 @@ export function OverviewPage() {
         <p>Loading…</p>
       ) : (
         <>
-          {t.interactions === 0 && <FirstRecord />}
+          {quiet && (known.error || (known.data && !lastSeen)) ? <FirstRecord /> : null}
+          {quiet && lastSeen ? (
+            <p className="notice">
+              No interactions in this range; your agents last sent one{' '}
+              {formatDistanceToNow(new Date(lastSeen), { addSuffix: true })}. Choose a wider range, or check
+              that they still send records.
+            </p>
+          ) : null}
           <section className="tiles" aria-label="Totals">
             <Tile label="Interactions" value={t.interactions} />
-            <Tile label="Detections" value={t.findings} />
+            <Tile label="Detections" value={t.findings} to={detectionsLink({}, range)} />
             <Tile label="High + critical" value={(t.bySeverity.high ?? 0) + (t.bySeverity.critical ?? 0)} />
-            <Tile label="Active agents" value={t.activeAgents} />
+            <Tile label="Active agents" value={t.activeAgents} to="/agents" />
             <Tile label="Tokens" value={t.tokens} />
           </section>
           <div className="grid2">
@@ -91,12 +101,21 @@ export function OverviewPage() {
               range={chart.range}
               series={chart.interactions}
             />
-            <TimeChart
-              title="Detections over time"
-              x={chart.x}
-              range={chart.range}
-              series={chart.detections}
-            />
+            {chart.detections.length > 1 ? (
+              <StackedChart
+                title="Detections over time, by severity"
+                x={chart.x}
+                range={chart.range}
+                series={chart.detections}
+              />
+            ) : (
+              <TimeChart
+                title="Detections over time"
+                x={chart.x}
+                range={chart.range}
+                series={chart.detections}
+              />
+            )}
           </div>
           <div className="grid2">
             <section className="card">
@@ -106,7 +125,7 @@ export function OverviewPage() {
                   {SEVERITIES.map((s) => (
                     <tr key={s}>
                       <th scope="row">
-                        <Link to={`/detections?severity=${s}`}>
+                        <Link to={detectionsLink({ severity: s }, range)}>
                           <span className={`sev ${s}`}>{s}</span>
                         </Link>
                       </th>
@@ -119,16 +138,17 @@ export function OverviewPage() {
             <section className="card">
               <h2>Detections by threat type</h2>
               {t.byThreatType.length === 0 ? (
-                <p className="empty">No detections in this range.</p>
+                <p className="empty">
+                  No detections in this range. Widen the range, or send a record that should be flagged (a
+                  prompt with “Ignore all previous instructions”) to see one.
+                </p>
               ) : (
                 <table>
                   <tbody>
                     {t.byThreatType.map((b) => (
                       <tr key={b.threatType}>
                         <th scope="row">
-                          <Link to={`/detections?threatType=${encodeURIComponent(b.threatType)}`}>
-                            {b.threatType}
-                          </Link>
+                          <Link to={detectionsLink({ threatType: b.threatType }, range)}>{b.threatType}</Link>
                         </th>
                         <td className="bar-cell">
                           <span className="bar" style={{ width: `${(100 * b.findings) / maxThreat}%` }} />
@@ -141,16 +161,21 @@ export function OverviewPage() {
               )}
             </section>
           </div>
+          <div className="grid3">
+            <TopList title="Top agents" by="agent" range={range} keyLabel="Agent" />
+            <TopList title="Top rules" by="rule" range={range} keyLabel="Rule" />
+            <TopList title="Top users" by="user" range={range} keyLabel="User" />
+          </div>
         </>
       )}
     </>
   );
 }
 
-function Tile({ label, value }: { label: string; value: number }) {
+function Tile({ label, value, to }: { label: string; value: number; to?: string }) {
   return (
     <div className="tile">
-      <span className="tile-label">{label}</span>
+      <span className="tile-label">{to ? <Link to={to}>{label}</Link> : label}</span>
       <span className="tile-value">{number.format(value)}</span>
     </div>
   );
