@@ -100,7 +100,20 @@ describe('webhook endpoints', () => {
       projectId: PROJECT_A,
       enabled: true,
       events: ['threat_detected'],
+      format: 'standard',
     });
+    // The Slack incoming-webhook format is an option of the endpoint, set at creation or later.
+    const slack = await call(owner, 'POST', '/webhooks', {
+      url: 'https://hooks.example.com/s',
+      format: 'slack',
+    });
+    expect(slack.body.endpoint.format).toBe('slack');
+    const back = await call(owner, 'PATCH', `/webhooks/${slack.body.endpoint.id}`, { format: 'standard' });
+    expect(back.body.format).toBe('standard');
+    expect(
+      (await call(owner, 'POST', '/webhooks', { url: 'https://h.example.com/', format: 'teams' })).status,
+    ).toBe(400);
+    expect((await call(owner, 'DELETE', `/webhooks/${slack.body.endpoint.id}`)).status).toBe(204);
     const listed = await call(viewer, 'GET', '/webhooks');
     expect(listed.status).toBe(200);
     expect(listed.body.endpoints).toHaveLength(1);

@@ -2,7 +2,12 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint, enqueueTestDelivery, rotateSecret } from '@warden/shared/alerts/endpoints';
+import {
+  createEndpoint,
+  enqueueTestDelivery,
+  rotateSecret,
+  type WebhookFormat,
+} from '@warden/shared/alerts/endpoints';
 import type { ThreatDetectedWebhook } from '@warden/shared/alerts/payload';
 import { checkTargetUrl, postWebhook, signedHeaders } from '@warden/shared/alerts/send';
 import { analysisMessage } from '@warden/shared/codec/index';
@@ -91,8 +96,12 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     return id;
   }
 
-  async function endpointFor(projectId: string, r: Awaited<ReturnType<typeof receiver>>) {
-    const { endpoint, secret } = await createEndpoint(pg.pool, secretKey, { projectId, url: r.url });
+  async function endpointFor(
+    projectId: string,
+    r: Awaited<ReturnType<typeof receiver>>,
+    format: WebhookFormat = 'standard',
+  ) {
+    const { endpoint, secret } = await createEndpoint(pg.pool, secretKey, { projectId, url: r.url, format });
     r.state.secret = secret;
     return endpoint;
   }
@@ -181,6 +190,24 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     expect(payload.dedupKey).toMatch(/^dk_[0-9a-f]{32}$/);
     expect(got[0]!.id).toMatch(/^msg_/);
     console.log(`first alert: ${got[0]!.at - sent} ms from the detection to the verified delivery`);
+  });
+
+  it('sends a Slack-format endpoint a signed Slack message naming the threat, with the link', async () => {
+    const projectId = await project();
+    const r = await track();
+    await endpointFor(projectId, r, 'slack');
+    const [interactionId] = await detect(projectId, 'slack-bot');
+    const got = await eventually(
+      async () => r.delivered(),
+      (d) => d.length > 0,
+      10_000,
+    );
+    const { text } = got[0]!.payload as { text: string };
+    expect(Object.keys(got[0]!.payload)).toEqual(['text']);
+    expect(text).toMatch(/^:rotating_light: \*(high|critical)\* prompt_injection on agent `slack-bot`/);
+    expect(text).toContain(
+      `<https://warden.example.com/interactions/${interactionId}|Open the interaction in Warden>`,
+    );
   });
 
   it('refuses private, loopback and link-local targets by default, checking the resolved address', async () => {

@@ -54,6 +54,7 @@ export interface WebhookEndpoint {
   url: string;
   description: string | null;
   events: string[];
+  format: 'standard' | 'slack';
   enabled: boolean;
   disabledAt: string | null;
   disabledReason: string | null;

@@ -7,6 +7,7 @@ import {
   type ClaimedDelivery,
 } from '@warden/shared/alerts/outbox';
 import { decryptSecret } from '@warden/shared/alerts/secrets';
+import { slackMessage } from '@warden/shared/alerts/payload';
 import { postWebhook, signedHeaders, type PostResult } from '@warden/shared/alerts/send';
 import type { Logger } from '@warden/shared/logger';
 import { Counter, Histogram, type Registry } from '@warden/shared/metrics';
@@ -202,8 +203,9 @@ export class Dispatcher {
     const { secretKey } = this.opts;
     const secrets = [decryptSecret(secretKey, d.secret, d.endpointId)];
     if (d.previousSecret) secrets.push(decryptSecret(secretKey, d.previousSecret, d.endpointId));
-    const headers = signedHeaders({ id: d.id, body: d.body, secrets });
-    const res = await postWebhook(d.url, headers, d.body, {
+    const body = d.format === 'slack' ? slackMessage(d.body) : d.body;
+    const headers = signedHeaders({ id: d.id, body, secrets });
+    const res = await postWebhook(d.url, headers, body, {
       timeoutMs: this.opts.timeoutMs,
       allowPrivate: this.opts.allowPrivate,
     });

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { loadAlerterConfig } from '../config';
 import type { DetectionAnalysis, Finding } from '../schemas/detection';
-import { DEFAULT_RULE, dedupKey, raisedAlerts, threatPayload, type AlertRule } from './payload';
+import { DEFAULT_RULE, dedupKey, raisedAlerts, slackMessage, threatPayload, type AlertRule } from './payload';
 import { decryptSecret, encryptSecret, generateWebhookSecret, loadSecretKey } from './secrets';
 import { checkTargetUrl, refusedAddress, signedHeaders } from './send';
 
@@ -166,5 +166,28 @@ describe('alerter config', () => {
     expect(() => loadAlerterConfig({ WARDEN_WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(
       /not a list of durations.*5s,5m/,
     );
+  });
+});
+
+describe('Slack format', () => {
+  it('turns a threat payload into one mrkdwn text, escaping what the client sent', () => {
+    const body = JSON.stringify({
+      event: 'threat_detected',
+      agentId: 'bot<1>',
+      threatType: 'prompt_injection',
+      severity: 'high',
+      details: { confidence: 0.9, description: 'asks to ignore previous instructions & more' },
+      count: 3,
+      link: 'https://warden.example.com/interactions/i1',
+    });
+    expect(JSON.parse(slackMessage(body))).toEqual({
+      text:
+        ':rotating_light: *high* prompt_injection on agent `bot&lt;1&gt;` (3 detections)\n' +
+        'asks to ignore previous instructions &amp; more\n' +
+        '<https://warden.example.com/interactions/i1|Open the interaction in Warden>',
+    });
+    expect(JSON.parse(slackMessage(JSON.stringify({ event: 'test' })))).toEqual({
+      text: "Warden test: this endpoint receives Warden's alerts.",
+    });
   });
 });

@@ -10,6 +10,8 @@ export interface WebhookEndpoint {
   url: string;
   description: string | null;
   events: string[];
+  /** `standard`: the JSON payload; `slack`: a Slack incoming-webhook message. */
+  format: WebhookFormat;
   enabled: boolean;
   disabledAt: string | null;
   disabledReason: string | null;
@@ -25,6 +27,7 @@ interface EndpointRow {
   url: string;
   description: string | null;
   events: string[];
+  format: WebhookFormat;
   disabled_at: Date | null;
   disabled_reason: string | null;
   failing_since: Date | null;
@@ -32,7 +35,7 @@ interface EndpointRow {
   created_at: Date;
 }
 
-const COLUMNS = `id, project_id, url, description, events, disabled_at, disabled_reason, failing_since,
+const COLUMNS = `id, project_id, url, description, events, format, disabled_at, disabled_reason, failing_since,
   previous_secret_until, created_at`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -44,6 +47,7 @@ function endpointOf(r: EndpointRow): WebhookEndpoint {
     url: r.url,
     description: r.description,
     events: r.events,
+    format: r.format,
     enabled: r.disabled_at === null,
     disabledAt: iso(r.disabled_at),
     disabledReason: r.disabled_reason,
@@ -54,18 +58,20 @@ function endpointOf(r: EndpointRow): WebhookEndpoint {
 }
 
 export const WEBHOOK_EVENTS = ['threat_detected'] as const;
+export const WEBHOOK_FORMATS = ['standard', 'slack'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** Creates an endpoint with a new `whsec_` secret; the secret is returned this once and stored encrypted. */
 export async function createEndpoint(
   pool: PostgresPool,
   key: Buffer,
-  input: { projectId: string; url: string; description?: string; events?: string[] },
+  input: { projectId: string; url: string; description?: string; events?: string[]; format?: WebhookFormat },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const id = `whe_${randomBase62(20)}`;
   const secret = generateWebhookSecret();
   const { rows } = await pool.query<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, project_id, url, description, events, secret)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+    `INSERT INTO webhook_endpoints (id, project_id, url, description, events, secret, format)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
     [
       id,
       input.projectId,
@@ -73,6 +79,7 @@ export async function createEndpoint(
       input.description ?? null,
       input.events ?? [...WEBHOOK_EVENTS],
       encryptSecret(key, secret, id),
+      input.format ?? 'standard',
     ],
   );
   return { endpoint: endpointOf(rows[0]!), secret };
@@ -103,7 +110,13 @@ export async function updateEndpoint(
   pool: PostgresPool,
   projectId: string,
   id: string,
-  change: { url?: string; description?: string | null; events?: string[]; enabled?: boolean },
+  change: {
+    url?: string;
+    description?: string | null;
+    events?: string[];
+    format?: WebhookFormat;
+    enabled?: boolean;
+  },
 ): Promise<WebhookEndpoint | undefined> {
   const { rows } = await pool.query<EndpointRow>(
     `UPDATE webhook_endpoints SET
@@ -114,6 +127,7 @@ export async function updateEndpoint(
        disabled_reason = CASE WHEN $7::boolean IS NULL THEN disabled_reason WHEN $7 THEN NULL
                               ELSE COALESCE(disabled_reason, 'disabled by a user') END,
        failing_since = CASE WHEN $7::boolean THEN NULL ELSE failing_since END,
+       format = COALESCE($8, format),
        updated_at = now()
      WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [
@@ -124,6 +138,7 @@ export async function updateEndpoint(
       change.description ?? null,
       change.events ?? null,
       change.enabled ?? null,
+      change.format ?? null,
     ],
   );
   return rows[0] && endpointOf(rows[0]);

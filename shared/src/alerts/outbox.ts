@@ -1,6 +1,7 @@
 import { randomBase62 } from '../keys/format';
 import { inTransaction, type PostgresClient, type PostgresPool } from '../postgres/client';
 import type { Severity } from '../schemas/detection';
+import type { WebhookFormat } from './endpoints';
 import { DEFAULT_RULE, threatPayload, type AlertRule, type RaisedAlert } from './payload';
 
 /** A webhook-id: the same on every attempt of one delivery, so a receiver can drop repeats. */
@@ -244,6 +245,7 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secret: string;
+  format: WebhookFormat;
   previousSecret: string | null;
   failingSince: Date | null;
 }
@@ -276,6 +278,7 @@ export async function claimDue(
     attempts: number;
     url: string;
     secret: string;
+    format: WebhookFormat;
     previous_secret: string | null;
     failing_since: Date | null;
   }>(
@@ -288,7 +291,7 @@ export async function claimDue(
        FROM due WHERE d.id = due.id
        RETURNING d.id, d.endpoint_id, d.event, d.body, d.attempts, d.created_at
      )
-     SELECT l.*, e.url, e.secret,
+     SELECT l.*, e.url, e.secret, e.format,
        CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret, e.failing_since
      FROM leased l JOIN webhook_endpoints e ON e.id = l.endpoint_id
      WHERE e.disabled_at IS NULL ORDER BY l.created_at`,
@@ -302,6 +305,7 @@ export async function claimDue(
     attempts: r.attempts,
     url: r.url,
     secret: r.secret,
+    format: r.format,
     previousSecret: r.previous_secret,
     failingSince: r.failing_since,
   }));

@@ -145,3 +145,29 @@ export function threatPayload(
     link: `${dashboardUrl}/interactions/${encodeURIComponent(alert.interactionId)}`,
   };
 }
+
+/**
+ * A delivery's body as a Slack incoming-webhook message (`{"text": …}` in Slack's mrkdwn), for
+ * endpoints whose format is `slack`. `body` is the stored JSON payload; anything else is passed on
+ * as a plain line of text.
+ */
+export function slackMessage(body: string): string {
+  let payload: Partial<ThreatDetectedWebhook> & { event?: string };
+  try {
+    payload = JSON.parse(body) as typeof payload;
+  } catch {
+    return JSON.stringify({ text: body });
+  }
+  if (payload.event !== 'threat_detected')
+    return JSON.stringify({
+      text: `Warden ${payload.event ?? 'event'}: this endpoint receives Warden's alerts.`,
+    });
+  const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const count = (payload.count ?? 1) > 1 ? ` (${payload.count} detections)` : '';
+  const lines = [
+    `:rotating_light: *${escape(payload.severity ?? '')}* ${escape(payload.threatType ?? '')} on agent \`${escape(payload.agentId ?? '')}\`${count}`,
+    escape(payload.details?.description ?? ''),
+    payload.link ? `<${payload.link}|Open the interaction in Warden>` : '',
+  ];
+  return JSON.stringify({ text: lines.filter(Boolean).join('\n') });
+}

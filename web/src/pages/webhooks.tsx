@@ -186,6 +186,7 @@ export function WebhooksPage() {
   });
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
+  const [format, setFormat] = useState<WebhookEndpoint['format']>('standard');
   const [shown, setShown] = useState<EndpointWithSecret & { rotated: boolean }>();
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState('');
@@ -209,6 +210,7 @@ export function WebhooksPage() {
         body: {
           url: url.trim(),
           events: ['threat_detected'],
+          format,
           ...(description.trim() ? { description: description.trim() } : {}),
         },
       }),
@@ -216,6 +218,7 @@ export function WebhooksPage() {
       setShown({ ...created, rotated: false });
       setUrl('');
       setDescription('');
+      setFormat('standard');
       select(created.endpoint.id);
       ok('Endpoint added.');
     },
@@ -298,6 +301,13 @@ export function WebhooksPage() {
             Description (optional)
             <input maxLength={500} value={description} onChange={(e) => setDescription(e.target.value)} />
           </label>
+          <label>
+            Format
+            <select value={format} onChange={(e) => setFormat(e.target.value as WebhookEndpoint['format'])}>
+              <option value="standard">JSON (Standard Webhooks)</option>
+              <option value="slack">Slack incoming webhook</option>
+            </select>
+          </label>
           <fieldset>
             <legend>Events</legend>
             <label className="check">
@@ -350,7 +360,10 @@ export function WebhooksPage() {
                   <code>{e.url}</code>
                   {e.description && <div className="hint">{e.description}</div>}
                 </td>
-                <td>{e.events.join(', ')}</td>
+                <td>
+                  {e.events.join(', ')}
+                  {e.format === 'slack' && <div className="hint">as Slack messages</div>}
+                </td>
                 <td>
                   <EndpointStatus e={e} />
                   {e.previousSecretUntil && new Date(e.previousSecretUntil) > new Date() && (

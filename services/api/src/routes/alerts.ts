@@ -11,6 +11,7 @@ import {
   rotateSecret,
   updateEndpoint,
   WEBHOOK_EVENTS,
+  WEBHOOK_FORMATS,
 } from '@warden/shared/alerts/endpoints';
 import { createRule, deleteRule, listRules, updateRule } from '@warden/shared/alerts/rules';
 import { loadSecretKey } from '@warden/shared/alerts/secrets';
@@ -29,6 +30,10 @@ export interface AlertsRoutesOptions {
 }
 
 const Event = Type.Literal(WEBHOOK_EVENTS[0]);
+const Format = Type.Union([Type.Literal(WEBHOOK_FORMATS[0]), Type.Literal(WEBHOOK_FORMATS[1])], {
+  description:
+    '`standard` (default): the JSON payload below; `slack`: a Slack incoming-webhook message (`{"text": …}`), signed the same way.',
+});
 const SeverityName = Type.Union([
   Type.Literal(SEVERITIES[0]),
   Type.Literal(SEVERITIES[1]),
@@ -42,6 +47,7 @@ const Endpoint = Type.Object({
   url: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   events: Type.Array(Type.String()),
+  format: Format,
   enabled: Type.Boolean(),
   disabledAt: Type.Union([Type.String(), Type.Null()]),
   disabledReason: Type.Union([Type.String(), Type.Null()], {
@@ -62,6 +68,7 @@ const EndpointBody = Type.Object(
     url: Type.String({ maxLength: 2048, description: 'https://… (http allowed); never a private address.' }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     events: Type.Optional(Type.Array(Event, { minItems: 1, uniqueItems: true })),
+    format: Type.Optional(Format),
   },
   { additionalProperties: false },
 );
@@ -71,6 +78,7 @@ const EndpointPatch = Type.Object(
     url: Type.Optional(Type.String({ maxLength: 2048 })),
     description: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
     events: Type.Optional(Type.Array(Event, { minItems: 1, uniqueItems: true })),
+    format: Type.Optional(Format),
     enabled: Type.Optional(
       Type.Boolean({ description: 'true enables it again (clearing the reason), false disables it.' }),
     ),
