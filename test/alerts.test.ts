@@ -142,7 +142,8 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
       WARDEN_WEBHOOK_TIMEOUT_MS: '4000',
       // Few slots, so the slow-endpoint test fills them all.
       WARDEN_WEBHOOK_CONCURRENCY: '4',
-      WARDEN_WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,2s,3s,3s,3s,3s,3s,3s,3s,3s',
+      // Room for the 60 s outage below: 89 s of retries, at most 10 s (+20% jitter) apart.
+      WARDEN_WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s,2s,3s,5s,5s,10s,10s,10s,10s,10s,10s,10s',
       WARDEN_DASHBOARD_URL: 'https://warden.example.com',
       LOG_LEVEL: 'info',
     };
@@ -279,14 +280,15 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     expect(slowest).toBeLessThan(5000);
   });
 
-  it('a receiver down, then back: every alert is delivered, none lost', async () => {
+  it('a receiver down for 60 s, then back: every alert is delivered, none lost', async () => {
     const projectId = await project();
     const r = await track();
     await endpointFor(projectId, r);
     await r.close();
+    const down = Date.now();
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) for (const id of await detect(projectId, `down-${i}`)) ids.add(id);
-    // Down long enough for several attempts each (connection refused), then back.
+    // Down for 60 s, several attempts each (connection refused), then back.
     await eventually(
       async () =>
         Number(
@@ -301,11 +303,12 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
       (n) => n >= 10,
       20_000,
     );
+    await new Promise((done) => setTimeout(done, Math.max(0, 60_000 - (Date.now() - down))));
     await r.listen();
     const got = await eventually(
       async () => r.delivered(),
       (d) => new Set(d.map((x) => x.payload.interactionId)).size >= 5,
-      20_000,
+      25_000,
     );
     expect(new Set(got.map((x) => x.payload.interactionId))).toEqual(ids);
     const { rows } = await pg.pool.query<{ status: string; attempts: number }>(
@@ -315,7 +318,7 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     );
     expect(rows.map((d) => d.status)).toEqual(Array(5).fill('delivered'));
     expect(Math.min(...rows.map((d) => d.attempts))).toBeGreaterThanOrEqual(2);
-  });
+  }, 120_000);
 
   it('20 identical threats within the window: one alert at once, then one update with count 20 and the same dedupKey', async () => {
     const projectId = await project();
