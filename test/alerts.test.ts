@@ -113,7 +113,12 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
   }
 
   /** Writes the detector's analysis of an injection for `projectId` to the private detections topic. */
-  async function detect(projectId: string, agentId = 'support-bot', count = 1): Promise<string[]> {
+  async function detect(
+    projectId: string,
+    agentId = 'support-bot',
+    count = 1,
+    partition?: number,
+  ): Promise<string[]> {
     const ids: string[] = [];
     const messages = Array.from({ length: count }, () => {
       const env = buildEnvelope(
@@ -123,7 +128,8 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
       const analysis = analyzeEnvelope(env);
       expect(analysis.alerts.length).toBeGreaterThan(0);
       ids.push(analysis.interactionId);
-      return analysisMessage(analysis, env.interactionId);
+      const message = analysisMessage(analysis, env.interactionId);
+      return partition === undefined ? message : { ...message, partition };
     });
     await kafkaTopics.producer.send({ topic: kafkaTopics.topics.detections, messages });
     return ids;
@@ -209,6 +215,21 @@ describe('alerter: warden.detections.v1 → signed webhooks', () => {
     expect(text).toContain(
       `<https://warden.example.com/interactions/${interactionId}|Open the interaction in Warden>`,
     );
+  });
+
+  it('a detection of a project PostgreSQL does not know is skipped, and the alerts behind it still go out', async () => {
+    const projectId = await project();
+    const r = await track();
+    await endpointFor(projectId, r);
+    // Both on one partition, the unknown project's first: it must not hold the other back.
+    await detect(uniqueName('prj-unknown'), 'support-bot', 1, 0);
+    const [interactionId] = await detect(projectId, 'support-bot', 1, 0);
+    const got = await eventually(
+      async () => r.delivered(),
+      (d) => d.length > 0,
+      10_000,
+    );
+    expect(got.map((d) => d.payload.interactionId)).toEqual([interactionId]);
   });
 
   it('refuses private, loopback and link-local targets by default, checking the resolved address', async () => {

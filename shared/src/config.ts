@@ -378,6 +378,23 @@ export function logLevel(env: Env = process.env): LogLevel {
   return raw as LogLevel;
 }
 
+/**
+ * WARDEN_LOG_FORMAT: `json` (one JSON object a line), `pretty` (pino-pretty's readable lines) or
+ * unset: pretty when stdout is a terminal. `warden start` sets `pretty` for the services it runs
+ * when its own output is a terminal, since theirs is a pipe to it.
+ */
+export function logFormat(env: Env = process.env): 'json' | 'pretty' | undefined {
+  const raw = env.WARDEN_LOG_FORMAT?.trim();
+  if (!raw) return undefined;
+  if (raw !== 'json' && raw !== 'pretty')
+    throw new ConfigError(
+      'WARDEN_LOG_FORMAT',
+      `must be json or pretty (got "${raw}")`,
+      'Unset it to choose by terminal.',
+    );
+  return raw;
+}
+
 /** The ClickHouse database Warden's tables live in (tests use their own). */
 export function clickhouseDatabase(env: Env = process.env): string {
   return stringFromEnv(env, 'CLICKHOUSE_DATABASE', 'warden', /^[A-Za-z_][A-Za-z0-9_]*$/);

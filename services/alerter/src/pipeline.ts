@@ -40,7 +40,7 @@ export class AlerterPipeline {
     this.m = {
       alerts: new Counter({
         name: 'warden_alerter_alerts_total',
-        help: 'Detections matching an alert rule, by outcome (raised, grouped, repeated).',
+        help: 'Detections matching an alert rule, by outcome (raised, grouped, repeated, unknown_project).',
         labelNames: ['outcome'],
         registers,
       }),
@@ -101,6 +101,7 @@ export class AlerterPipeline {
     this.m.alerts.inc({ outcome: 'raised' }, recorded.raised);
     this.m.alerts.inc({ outcome: 'grouped' }, recorded.grouped);
     this.m.alerts.inc({ outcome: 'repeated' }, recorded.repeated);
+    this.m.alerts.inc({ outcome: 'unknown_project' }, recorded.unknownProject);
     if (recorded.deliveries > 0) this.opts.onEnqueued?.();
     resolveOffset(batch.lastOffset());
     await heartbeat();

@@ -96,8 +96,9 @@ export async function buildApp(deps: ApiDeps): Promise<FastifyInstance> {
   // One hook for every route: it acts on routes that declare `config.permission` (caller.ts).
   app.addHook('onRequest', guard({ sessions, keys: deps.keys, pool: deps.pool }));
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  // Probes ask every few seconds: their requests are not logged unless something goes wrong.
+  app.get('/healthz', { schema: { hide: true }, logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true }, logLevel: 'warn' }, async (_req, reply) => {
     const ready = await deps.pool.query('SELECT 1').then(
       () => true,
       () => false,

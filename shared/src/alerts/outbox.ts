@@ -70,6 +70,8 @@ export interface RecordResult {
   grouped: number;
   /** Detections already counted (a replay after a crash). */
   repeated: number;
+  /** Detections of a project that is not in PostgreSQL: nothing to alert. */
+  unknownProject: number;
   deliveries: number;
 }
 
@@ -91,7 +93,7 @@ export async function recordAlerts(
   alerts: readonly RaisedAlert[],
   dashboardUrl: string,
 ): Promise<RecordResult> {
-  const result: RecordResult = { raised: 0, grouped: 0, repeated: 0, deliveries: 0 };
+  const result: RecordResult = { raised: 0, grouped: 0, repeated: 0, unknownProject: 0, deliveries: 0 };
   if (alerts.length === 0) return result;
   return inTransaction(pool, async (client) => {
     // Locks in one order, so two batches sharing keys never deadlock.
@@ -100,23 +102,26 @@ export async function recordAlerts(
       keys,
     ]);
     const pair = (key: string, interactionId: string) => `${key}\u0000${interactionId}`;
-    const [counted, open, endpointRows] = await Promise.all([
-      client.query<{ dedup_key: string; interaction_id: string }>(
-        `SELECT dedup_key, interaction_id FROM alert_interactions
-         WHERE (dedup_key, interaction_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-        [alerts.map((a) => a.dedupKey), alerts.map((a) => a.interactionId)],
-      ),
-      client.query<{ dedup_key: string; id: string }>(
-        `SELECT DISTINCT ON (dedup_key) dedup_key, id FROM alerts
-         WHERE dedup_key = ANY($1) AND window_ends_at > clock_timestamp() ORDER BY dedup_key, first_at DESC`,
-        [keys],
-      ),
-      client.query<{ project_id: string; id: string }>(
-        `SELECT project_id, id FROM webhook_endpoints
-         WHERE project_id = ANY($1) AND disabled_at IS NULL AND 'threat_detected' = ANY(events)`,
-        [[...new Set(alerts.map((a) => a.projectId))]],
-      ),
+    // One client runs one statement at a time: three round trips, whatever the batch's size.
+    const projects = await client.query<{ id: string }>('SELECT id FROM projects WHERE id = ANY($1)', [
+      [...new Set(alerts.map((a) => a.projectId))],
     ]);
+    const known = new Set(projects.rows.map((r) => r.id));
+    const counted = await client.query<{ dedup_key: string; interaction_id: string }>(
+      `SELECT dedup_key, interaction_id FROM alert_interactions
+       WHERE (dedup_key, interaction_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+      [alerts.map((a) => a.dedupKey), alerts.map((a) => a.interactionId)],
+    );
+    const open = await client.query<{ dedup_key: string; id: string }>(
+      `SELECT DISTINCT ON (dedup_key) dedup_key, id FROM alerts
+       WHERE dedup_key = ANY($1) AND window_ends_at > clock_timestamp() ORDER BY dedup_key, first_at DESC`,
+      [keys],
+    );
+    const endpointRows = await client.query<{ project_id: string; id: string }>(
+      `SELECT project_id, id FROM webhook_endpoints
+       WHERE project_id = ANY($1) AND disabled_at IS NULL AND 'threat_detected' = ANY(events)`,
+      [[...known]],
+    );
     const seen = new Set(counted.rows.map((r) => pair(r.dedup_key, r.interaction_id)));
     const openGroup = new Map(open.rows.map((r) => [r.dedup_key, r.id]));
     const targetsOf = new Map<string, string[]>();
@@ -128,6 +133,12 @@ export async function recordAlerts(
     const added = new Map<string, number>();
     const deliveries: { id: string; endpointId: string; alertId: string; body: string }[] = [];
     for (const a of alerts) {
+      // A project the control plane does not know (deleted, or never registered in PostgreSQL) has
+      // no endpoints and no rules of its own: its detections are counted, not stored as alerts.
+      if (!known.has(a.projectId)) {
+        result.unknownProject++;
+        continue;
+      }
       const key = pair(a.dedupKey, a.interactionId);
       if (seen.has(key)) {
         result.repeated++;

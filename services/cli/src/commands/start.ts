@@ -68,6 +68,8 @@ export async function runStart(): Promise<void> {
     CLICKHOUSE_URL: status.clickhouse.endpoint,
     REDIS_URL: status.redis.endpoint,
     DATABASE_URL: status.postgres.endpoint,
+    // The services write to a pipe (prefixed here): readable lines when this terminal shows them.
+    ...(process.stdout.isTTY && !process.env.WARDEN_LOG_FORMAT ? { WARDEN_LOG_FORMAT: 'pretty' } : {}),
   };
   Object.assign(process.env, env);
   await runMigrate();
