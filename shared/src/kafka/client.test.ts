@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
+import { logLevel, Partitioners, type Message, type PartitionMetadata } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { cachedKeyPartitioner } from './client';
+import { cachedKeyPartitioner, kafkaLogLevel } from './client';
 
 // kafkajs internals that patches/kafkajs+2.2.4.patch changes (README, "Layout").
 const require = createRequire(import.meta.url);
@@ -307,5 +307,25 @@ describe('patched kafkajs', () => {
     }
     expect(grouped).toEqual(expected);
     expect(Object.values(grouped).flat()).toHaveLength(300);
+  });
+});
+
+describe('kafkajs log levels', () => {
+  it('shows retried responses and reopened connections as warnings, everything else as kafkajs says', () => {
+    const coordinator = 'The group coordinator is not available';
+    expect(
+      kafkaLogLevel(logLevel.ERROR, 'Response GroupCoordinator(key: 10, version: 2)', { error: coordinator }),
+    ).toBe('warn');
+    expect(kafkaLogLevel(logLevel.ERROR, 'Connection error: connect ECONNREFUSED 127.0.0.1:19092', {})).toBe(
+      'warn',
+    );
+    expect(
+      kafkaLogLevel(logLevel.ERROR, 'Response Produce(key: 0, version: 7)', {
+        error: 'Not authorized to access topics: [Topic authorization failed]',
+      }),
+    ).toBe('error');
+    expect(kafkaLogLevel(logLevel.ERROR, 'Crash: KafkaJSNumberOfRetriesExceeded', {})).toBe('error');
+    expect(kafkaLogLevel(logLevel.WARN, 'anything', {})).toBe('warn');
+    expect(kafkaLogLevel(logLevel.INFO, 'anything', {})).toBe('debug');
   });
 });

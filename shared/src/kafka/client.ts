@@ -6,7 +6,43 @@ import {
   type Producer,
   type ProducerConfig,
 } from 'kafkajs';
+import { createRequire } from 'node:module';
 import type { Logger } from '../logger';
+
+/**
+ * The messages of the protocol errors kafkajs itself retries (leader elections, a coordinator
+ * loading, a group rebalancing), from its own error table: kafkajs logs each failed response at
+ * error level before retrying it, which at start-up and during a broker restart is routine.
+ */
+const RETRIABLE_MESSAGES = new Set(
+  (
+    createRequire(import.meta.url)('kafkajs/src/protocol/error') as {
+      errorCodes: { message: string; retriable: boolean }[];
+    }
+  ).errorCodes
+    .filter((e) => e.retriable)
+    .map((e) => e.message),
+);
+
+/**
+ * The pino level of a kafkajs log entry. A failed response kafkajs will retry, or a lost
+ * connection it will reopen, is a warning: what stays failing surfaces as the caller's own error
+ * (a 503, a consumer crash, a stall).
+ */
+export function kafkaLogLevel(
+  level: number,
+  message: string,
+  extra: Record<string, unknown>,
+): 'error' | 'warn' | 'debug' {
+  if (level > logLevel.ERROR) return level === logLevel.WARN ? 'warn' : 'debug';
+  const transient =
+    (message.startsWith('Response ') &&
+      typeof extra.error === 'string' &&
+      RETRIABLE_MESSAGES.has(extra.error)) ||
+    message.startsWith('Connection error:') ||
+    message === 'Connection timeout';
+  return transient ? 'warn' : 'error';
+}
 
 export interface KafkaClientOptions {
   brokers: string[];
@@ -32,9 +68,7 @@ export function createKafka(opts: KafkaClientOptions): Kafka {
       // Our producers bound their retries on purpose: a write that cannot be acknowledged in time is
       // answered 503 and retried by the client (at-least-once), so this startup warning is noise.
       if (message.startsWith('Limiting retries for the idempotent producer')) return;
-      const level =
-        entry.level <= logLevel.ERROR ? 'error' : entry.level === logLevel.WARN ? 'warn' : 'debug';
-      log[level]({ kafka: entry.namespace, ...extra }, message);
+      log[kafkaLogLevel(entry.level, message, extra)]({ kafka: entry.namespace, ...extra }, message);
     },
   });
 }
