@@ -1,17 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { analysisRow, detectionRows, interactionRow } from '@warden/shared/clickhouse/rows';
 import { ensureDashboardBuilt } from '@warden/shared/dashboard-build';
 import { PostgresKeys } from '@warden/shared/keys/index';
-import { repoRoot } from '@warden/shared/paths';
 import { UserDirectory } from '@warden/shared/users/index';
 import { ACME, analysisOf, envelopeOf, type SeedInteraction } from './support/analytics-seed';
 import { endpoints, uniqueName } from './support/pipeline';
+import { checkPage, launchChromium, signedInContext } from './support/browser';
 import { startWarden, type RunningWarden } from './support/warden-start';
 
 /**
@@ -20,9 +17,6 @@ import { startWarden, type RunningWarden } from './support/warden-start';
  * five rules. Each page passes axe-core and is photographed into docs/screenshots/ (as in
  * dashboard.test.ts, whose harness this repeats).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PASSWORD = 'a long analytics password';
 
 let warden: RunningWarden;
@@ -42,39 +36,9 @@ const custom = `range=custom&from=${encodeURIComponent(from)}&to=${encodeURIComp
 const seeded = (account: string): SeedInteraction[] =>
   ACME.slice(0, 60).map((s) => ({ ...s, account, receivedMs: s.receivedMs - SEED_DAY + day }));
 
-async function accessibilityProblems(p: Page): Promise<string[]> {
-  await p.addScriptTag({ path: AXE });
-  const violations = await p.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } })
-      .axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-interface AxeViolation {
-  id: string;
-  impact?: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** Checked and photographed: no serious or critical axe-core violation, a screenshot in docs/. */
-async function check(p: Page, name: string) {
-  expect(await accessibilityProblems(p), `${name}: axe-core`).toEqual([]);
-  await p.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
 /** A signed-in browser context (the session cookie through the API's login). */
-async function signedIn(email: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'UTC' });
-  const res = await context.request.post(`${base}/api/v1/auth/login`, {
-    data: { email, password: PASSWORD },
-  });
-  expect(res.status()).toBe(200);
-  return context;
-}
+const signedIn = (email: string): Promise<BrowserContext> =>
+  signedInContext(browser, base, { email, password: PASSWORD }, { timezoneId: 'UTC' });
 
 async function insertAnalysed(rows: SeedInteraction[]) {
   const db = warden.database;
@@ -100,7 +64,6 @@ async function insertAnalysed(rows: SeedInteraction[]) {
 const keysOf = (p: Page, top: string) => p.locator(`[data-top="${top}"] tbody th`).allInnerTexts();
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   ensureDashboardBuilt();
   warden = await startWarden();
   base = `http://127.0.0.1:${warden.apiPort}`;
@@ -131,19 +94,7 @@ beforeAll(async () => {
     organisationId: lonely.organisationId,
   });
   await insertAnalysed(seeded(projectId));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   owner = await signedIn('owner@analytics.test');
 }, 240_000);
 
@@ -176,7 +127,7 @@ describe('dashboard analytics pages', () => {
     // Each top entry links to the detections it counts, over the same range.
     const link = page.locator('[data-top="agent"] a', { hasText: 'sales-bot' });
     expect(await link.getAttribute('href')).toBe(`/detections?agentId=sales-bot&${custom}`);
-    await check(page, 'overview-top-lists');
+    await checkPage(page, 'overview-top-lists');
 
     await link.click();
     await page.waitForURL(/\/detections\?agentId=sales-bot/);
@@ -230,7 +181,7 @@ describe('dashboard analytics pages', () => {
     const injection = page.locator('section[data-group="inj.ignore-previous"]');
     expect(await injection.locator('tbody tr').count()).toBe(10);
     expect(await page.getByRole('button', { name: 'By rule' }).getAttribute('aria-pressed')).toBe('true');
-    await check(page, 'detections-by-rule');
+    await checkPage(page, 'detections-by-rule');
 
     // "Only this rule" narrows the list to it, ungrouped, and says so in the URL.
     await injection.getByRole('button', { name: 'Only this rule' }).click();
@@ -311,7 +262,7 @@ describe('dashboard analytics pages', () => {
     await page.getByLabel('Canary string').fill('CANARY-analytics-42');
     await page.getByRole('button', { name: 'Add canary' }).click();
     await page.locator('.canaries code', { hasText: 'CANARY-analytics-42' }).waitFor();
-    await check(page, 'agent-analytics');
+    await checkPage(page, 'agent-analytics');
     await page.getByRole('button', { name: 'Remove canary CANARY-analytics-42' }).click();
     await page.getByText('No canaries yet').waitFor();
     await page.close();
@@ -333,7 +284,7 @@ describe('dashboard analytics pages', () => {
     await page.locator('.empty pre').waitFor();
     expect(await page.locator('.empty pre').innerText()).toContain('curl');
     await page.locator('[data-top="agent"]', { hasText: 'No detections in this range' }).waitFor();
-    await check(page, 'overview-empty');
+    await checkPage(page, 'overview-empty');
     await page.goto(`${base}/detections`);
     await page.locator('.empty pre').waitFor();
     await context.close();

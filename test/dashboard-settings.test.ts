@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDashboardBuilt } from '@warden/shared/dashboard-build';
 import { PostgresKeys } from '@warden/shared/keys/index';
-import { repoRoot } from '@warden/shared/paths';
 import { UserDirectory } from '@warden/shared/users/index';
 import { eventually, uniqueName } from './support/pipeline';
 import { freePort } from './support/processes';
+import {
+  accessibilityProblems,
+  checkPage,
+  launchChromium,
+  signedInContext,
+  VIEWPORT,
+} from './support/browser';
 import { startWarden, type RunningWarden } from './support/warden-start';
 
 /**
@@ -20,11 +23,7 @@ import { startWarden, type RunningWarden } from './support/warden-start';
  * deliveries (to a receiver on loopback), the project picker and per-key usage; roles as a viewer
  * sees them. The harness is test/dashboard.test.ts's (axe-core, screenshots in docs/screenshots/).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const PASSWORD = 'a long settings password';
-const VIEWPORT = { width: 1360, height: 900 };
 
 let warden: RunningWarden;
 let browser: Browser;
@@ -40,42 +39,9 @@ let goneUrl: string;
 /** What the loopback receiver got: the raw body and headers, to verify signatures with. */
 const received: { body: string; headers: Record<string, string> }[] = [];
 
-interface AxeViolation {
-  id: string;
-  impact?: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function accessibilityProblems(p: Page): Promise<string[]> {
-  await p.addScriptTag({ path: AXE });
-  const violations = await p.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } })
-      .axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** Checked and photographed: the page passes axe-core and lands in docs/screenshots/<name>.png. */
-async function check(p: Page, name: string) {
-  expect(await accessibilityProblems(p), `${name}: axe-core`).toEqual([]);
-  await p.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
-
 /** A browser context signed in through the API (its cookies are the page's). */
-async function signedIn(email: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const res = await context.request.post(`${base}/api/v1/auth/login`, {
-    data: { email, password: PASSWORD },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  return context;
-}
+const signedIn = (email: string): Promise<BrowserContext> =>
+  signedInContext(browser, base, { email, password: PASSWORD }, { clipboard: true });
 
 const clipboard = (p: Page) =>
   p.evaluate(() =>
@@ -85,7 +51,6 @@ const clipboard = (p: Page) =>
   );
 
 beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
   ensureDashboardBuilt();
   const port = await freePort();
   receiver = http.createServer((req, res) => {
@@ -139,19 +104,7 @@ beforeAll(async () => {
     tier: 'free',
     organisationId: created.organisationId,
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   owner = await signedIn('owner@settings.test');
   page = await owner.newPage();
 }, 240_000);
@@ -170,7 +123,7 @@ describe('dashboard settings', () => {
     await p.goto(`${base}/login`);
     await p.getByRole('link', { name: 'Create one' }).click();
     await p.waitForURL(`${base}/signup`);
-    await check(p, 'signup');
+    await checkPage(p, 'signup');
     await p.getByLabel('Organisation').fill('Newcomer Ltd');
     await p.getByLabel('Email').fill('newcomer@settings.test');
     await p.getByLabel('Password').fill(PASSWORD);
@@ -215,14 +168,14 @@ describe('dashboard settings', () => {
     expect(link).toMatch(new RegExp(`^${base}/invite/.+`));
     expect(await shown.textContent()).toBe(link);
     await page.locator('tr', { hasText: 'invitee@settings.test' }).waitFor();
-    await check(page, 'members');
+    await checkPage(page, 'members');
 
     // A fresh context: no session, no cookies; the link is all the invitee has.
     const fresh = await browser.newContext({ viewport: VIEWPORT });
     const p = await fresh.newPage();
     await p.goto(link);
     await p.getByRole('heading', { name: 'Join your team on Warden' }).waitFor();
-    await check(p, 'invite');
+    await checkPage(p, 'invite');
     await p.getByLabel('Your name').fill('Ivy Invitee');
     await p.getByLabel('Password').fill(PASSWORD);
     await p.getByRole('button', { name: 'Accept invitation' }).click();
@@ -350,7 +303,7 @@ describe('dashboard settings', () => {
     const rule = page.locator('tr[data-rule-id]', { hasText: 'Critical injections' });
     await rule.waitFor();
     expect(await rule.innerText()).toContain('prompt_injection');
-    await check(page, 'webhooks');
+    await checkPage(page, 'webhooks');
   });
 
   it('the project page shows tier and limits against usage; the picker switches project', async () => {
@@ -368,7 +321,7 @@ describe('dashboard settings', () => {
     await page.getByRole('button', { name: 'Save plan' }).click();
     await page.getByText('Plan and limits saved.').waitFor();
     await expect.poll(() => limits.innerText()).toContain('project override');
-    await check(page, 'project');
+    await checkPage(page, 'project');
 
     // The choice is kept (local storage): another page acts on the same project.
     await page.goto(`${base}/settings/webhooks`);
@@ -412,7 +365,7 @@ describe('dashboard settings', () => {
     await page.getByLabel('New password').fill('another long password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByRole('alert').filter({ hasText: 'The current password is wrong.' }).waitFor();
-    await check(page, 'account');
+    await checkPage(page, 'account');
   });
 
   it('a viewer sees members, project and webhooks without invite, create, rotate or revoke buttons', async () => {
