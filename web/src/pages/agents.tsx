@@ -3,7 +3,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { format, formatDistanceToNow } from 'date-fns';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { TimeChart } from '../chart';
-import { StackedChart } from '../stacked-chart';
 import { TimeRangePicker, useTimeRange, type TimeRange } from '../time-range';
 import { detectionsLink, SEVERITY_COLORS, TopList } from '../top-list';
 import { api } from '../api';
@@ -270,7 +269,8 @@ export function AgentPage() {
           range={chart.span}
           series={series.interactions}
         />
-        <StackedChart
+        <TimeChart
+          stacked
           title="Detections over time, by severity"
           x={chart.x}
           range={chart.span}

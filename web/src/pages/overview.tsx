@@ -5,7 +5,6 @@ import { Link } from 'react-router';
 import { api } from '../api';
 import { TimeChart, type Series } from '../chart';
 import { Failure, FirstRecord } from '../layout';
-import { StackedChart } from '../stacked-chart';
 import { TimeRangePicker, useTimeRange } from '../time-range';
 import { detectionsLink, SEVERITY_COLORS, TopList } from '../top-list';
 import { SEVERITIES, type Agent, type Overview } from '../types';
@@ -102,7 +101,8 @@ export function OverviewPage() {
               series={chart.interactions}
             />
             {chart.detections.length > 1 ? (
-              <StackedChart
+              <TimeChart
+                stacked
                 title="Detections over time, by severity"
                 x={chart.x}
                 range={chart.range}
