@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '@warden/api';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
-import { KeyAuthenticator, KeyStore, PostgresKeys } from '@warden/shared/keys/index';
+import { KeyStore, PostgresKeys } from '@warden/shared/keys/index';
 import { UserDirectory } from '@warden/shared/users/index';
 import { endpoints } from './support/pipeline';
 import { testPostgres, type TestPostgres } from './support/postgres';
 import { redisNamespace } from './support/redis-namespace';
-import { apiClient, type Signed } from './support/api-client';
+import { apiClient, type Signed, listeningApi, type ListeningApi } from './support/api-client';
 
 /** The webhook and alert-rule routes (issue #24 point 4): roles, tenancy, secrets shown once. */
 const PASSWORD = 'correct horse battery staple';
@@ -17,9 +14,8 @@ const PROJECT_A = 'alerts-api-a';
 const PROJECT_B = 'alerts-api-b';
 const { prefix, redis } = redisNamespace('alerts-api');
 let pg: TestPostgres;
-let keys: KeyAuthenticator;
+let api: ListeningApi;
 let clickhouse: ClickHouseClient;
-let app: FastifyInstance;
 let base: string;
 const secretKey = randomBytes(32);
 
@@ -64,20 +60,16 @@ beforeAll(async () => {
   const store = new KeyStore({ redis, prefix, source: new PostgresKeys(pg.pool) });
   await store.createProject({ accountId: PROJECT_A, tier: 'professional', organisationId: a.organisationId });
   await store.createProject({ accountId: PROJECT_B, tier: 'professional', organisationId: b.organisationId });
-  keys = new KeyAuthenticator({ redis, prefix, source: new PostgresKeys(pg.pool) });
-  await keys.start();
   clickhouse = createClickhouse({ url: endpoints().clickhouseUrl });
-  app = await buildApp({
+  api = await listeningApi({
     pool: pg.pool,
     redis,
     redisPrefix: prefix,
-    keys,
     clickhouse,
     database: 'unused',
     secretKey,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  ({ base } = api);
   owner = await login('owner@alerts-a.test');
   member = await login('member@alerts-a.test');
   viewer = await login('viewer@alerts-a.test');
@@ -85,8 +77,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await keys?.stop();
+  await api?.close();
   await clickhouse?.close();
   await pg?.drop();
 });

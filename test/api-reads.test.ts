@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '@warden/api';
 import { AgentRegistry } from '@warden/shared/agents/index';
 import { selectRows } from '@warden/shared/clickhouse/client';
-import { KeyAuthenticator, KeyStore, PostgresKeys, usageDay } from '@warden/shared/keys/index';
+import { KeyStore, PostgresKeys, usageDay } from '@warden/shared/keys/index';
 import { SEVERITIES } from '@warden/shared/schemas/detection';
 import { UserDirectory } from '@warden/shared/users/index';
 import {
@@ -17,7 +15,7 @@ import {
   OTHERS,
   seedAnalysedOnce,
 } from './support/analytics-seed';
-import { apiClient, type Signed } from './support/api-client';
+import { apiClient, type Signed, listeningApi, type ListeningApi } from './support/api-client';
 import { testDatabase } from './support/pipeline';
 import { testPostgres, type TestPostgres } from './support/postgres';
 import { redisNamespace } from './support/redis-namespace';
@@ -31,7 +29,7 @@ const PASSWORD = 'correct horse battery staple';
 const { prefix, redis } = redisNamespace('api-reads');
 let pg: TestPostgres;
 let ch: Awaited<ReturnType<typeof testDatabase>>;
-let keys: KeyAuthenticator;
+let api: ListeningApi;
 let app: FastifyInstance;
 let base = '';
 const { call, login } = apiClient(() => base);
@@ -78,25 +76,20 @@ beforeAll(async () => {
   keyA = await store.createKey({ accountId: ACCOUNT, scopes: ['analytics:read', 'keys:manage'] });
   keyB = await store.createKey({ accountId: OTHER_ACCOUNT, scopes: ['analytics:read', 'keys:manage'] });
 
-  keys = new KeyAuthenticator({ redis, prefix, source: new PostgresKeys(pg.pool) });
-  await keys.start();
-  app = await buildApp({
+  api = await listeningApi({
     pool: pg.pool,
     redis,
     redisPrefix: prefix,
-    keys,
     clickhouse: ch.client,
     database: ch.db,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  ({ app, base } = api);
   ownerA = await login('owner@a.test', PASSWORD);
   ownerB = await login('owner@b.test', PASSWORD);
 }, 180_000);
 
 afterAll(async () => {
-  await app?.close();
-  await keys?.stop();
+  await api?.close();
   await ch?.drop();
   await pg?.drop();
 });

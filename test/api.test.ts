@@ -1,9 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '@warden/api';
-import { KeyAuthenticator, KeyStore, PostgresKeys } from '@warden/shared/keys/index';
+import { KeyStore, PostgresKeys } from '@warden/shared/keys/index';
 import { UserDirectory } from '@warden/shared/users/index';
 import {
   ACCOUNT,
@@ -15,7 +12,7 @@ import {
   analysisOf,
   seedAnalysedOnce,
 } from './support/analytics-seed';
-import { apiClient } from './support/api-client';
+import { apiClient, listeningApi, type ListeningApi } from './support/api-client';
 import { eventually, queryRows, testDatabase } from './support/pipeline';
 import { testPostgres, type TestPostgres } from './support/postgres';
 import { redisNamespace } from './support/redis-namespace';
@@ -29,8 +26,7 @@ const PASSWORD = 'correct horse battery staple';
 const { prefix, redis } = redisNamespace('api');
 let pg: TestPostgres;
 let ch: Awaited<ReturnType<typeof testDatabase>>;
-let keys: KeyAuthenticator;
-let app: FastifyInstance;
+let api: ListeningApi;
 let base: string;
 
 const client = apiClient(() => base);
@@ -84,24 +80,19 @@ beforeAll(async () => {
     organisationId: b.organisationId,
   });
 
-  keys = new KeyAuthenticator({ redis, prefix, source: new PostgresKeys(pg.pool) });
-  await keys.start();
-  app = await buildApp({
+  api = await listeningApi({
     pool: pg.pool,
     redis,
     redisPrefix: prefix,
-    keys,
     clickhouse: ch.client,
     database: ch.db,
     loginAttemptsPerMinute: 3,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  ({ base } = api);
 }, 180_000);
 
 afterAll(async () => {
-  await app?.close();
-  await keys?.stop();
+  await api?.close();
   await ch?.drop();
   await pg?.drop();
 });

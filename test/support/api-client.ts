@@ -1,4 +1,8 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { buildApp, type ApiDeps } from '@warden/api';
+import { KeyAuthenticator, PostgresKeys } from '@warden/shared/keys/index';
 
 /** An answer of the API as the tests read it. */
 export interface Answer {
@@ -66,4 +70,36 @@ export function apiClient(base: () => string) {
   }
 
   return { call, login };
+}
+
+export interface ListeningApi {
+  app: FastifyInstance;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The API on a free loopback port over the suite's stores, with its key cache started as main.ts
+ * starts it (PostgreSQL the record, Redis the cache under `redisPrefix`).
+ */
+export async function listeningApi(
+  deps: Omit<ApiDeps, 'keys' | 'redisPrefix'> & { redisPrefix: string },
+): Promise<ListeningApi> {
+  const keys = new KeyAuthenticator({
+    redis: deps.redis,
+    prefix: deps.redisPrefix,
+    source: new PostgresKeys(deps.pool),
+  });
+  await keys.start();
+  const app = await buildApp({ ...deps, keys });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    close: async () => {
+      await app.close();
+      await keys.stop();
+    },
+  };
 }
