@@ -366,6 +366,17 @@ export function scoreModelViews(fv: FieldViews, model?: LinearModel, stopAt = 1)
   return best;
 }
 
+/**
+ * The rules' evidence for a field without the model (one weight per rule family, plus the hidden-view
+ * bonus): lets the leave-one-source-out eval combine fixed rule evidence with one model per fold.
+ */
+export function ruleEvidence(fv: FieldViews, isData = false): number[] {
+  const hits = collectHits(fv, { field: '', isData }, true);
+  const evidence = ruleWeights(hits);
+  if ([...hits.values()].some((h) => h.view.name !== 'nfkc')) evidence.push(0.3);
+  return evidence;
+}
+
 /** Families, not rules, are independent evidence: the strongest hit's weight per family prefix. */
 function ruleWeights(hits: Map<string, Hit>): number[] {
   const byFamily = new Map<string, number>();
