@@ -22,6 +22,7 @@ import {
   type PiiSpan,
 } from './support/eval-data';
 import { generateObfuscations } from './gen-obfuscations';
+import { generateResponseLeaks } from './gen-response-leaks';
 import {
   modelFeatures,
   syntheticExamples,
@@ -249,6 +250,36 @@ export function evalObfuscations() {
   );
 }
 
+/**
+ * Response-side leaks without a canary or a known system prompt (bench/gen-response-leaks.ts, seed 6):
+ * recall on leaking responses and FPR on ordinary ones. vard scores prompts only, so it has no column.
+ */
+export function evalResponseLeaks() {
+  const rows = generateResponseLeaks();
+  const byKind = new Map<string, Counts>();
+  const all = empty();
+  for (const r of rows) {
+    const flagged = detectText(r.text, 'response').some(
+      (f) => f.threatType === 'system_prompt_leak' || f.threatType === 'canary_leak',
+    );
+    if (!byKind.has(r.kind)) byKind.set(r.kind, empty());
+    tally(byKind.get(r.kind)!, flagged, r.label === 'leak');
+    tally(all, flagged, r.label === 'leak');
+  }
+  console.log(
+    '\n## Response leaks without a canary (bench/gen-response-leaks.ts, seed 6; no system prompt given)',
+  );
+  printTable(
+    [...byKind, ['all', all] as const].map(([kind, c]) => ({
+      kind,
+      leaks: c.tp + c.fn,
+      clean: c.fp + c.tn,
+      recall: c.tp + c.fn ? f3(c.tp / (c.tp + c.fn)) : '-',
+      FPR: c.fp + c.tn ? f3(c.fp / (c.fp + c.tn)) : '-',
+    })),
+  );
+}
+
 // ── PII ──────────────────────────────────────────────────────────────────────────────────────
 
 export function evalPii() {
@@ -349,5 +380,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   evalInjectionLoso();
   evalInjectionRandomSplit();
   evalObfuscations();
+  evalResponseLeaks();
   evalPii();
 }

@@ -55,6 +55,9 @@ const prepared: Prepared[] = pool.map((r) => {
   for (const t of modelTexts(r.text)) {
     const m = modelReadable(t);
     for (const [s, e] of modelWindows(m)) windows.push(featureIndices(m.slice(s, e)));
+    const small = Number(process.env.LAB_SMALL_WINDOWS ?? 0);
+    if (small && m.length > small)
+      for (const [s, e] of modelWindows(m, small)) windows.push(featureIndices(m.slice(s, e)));
   }
   return { source: sourceOf(r), y: r.label === 'injection' ? 1 : 0, rules: ruleEvidence(fv), windows };
 });
@@ -74,6 +77,8 @@ const sources = [...new Set(prepared.map((p) => p.source))].sort();
 interface Cfg extends TrainingOptions {
   /** Model probability below which it adds no evidence. */
   floor: number;
+  /** Model probability needed when no rule fired. */
+  alone?: number;
 }
 
 const subs = new Map<string, number[]>();
@@ -114,7 +119,8 @@ function report(cfg: Cfg, probs: Float64Array) {
       const ev = [...p.rules];
       if (prob >= cfg.floor) ev.push(prob);
       const m = prob >= INJECTION_THRESHOLD;
-      const w = combineEvidence(ev) >= INJECTION_THRESHOLD;
+      const w =
+        combineEvidence(ev) >= INJECTION_THRESHOLD && (p.rules.length > 0 || prob >= (cfg.alone ?? 0));
       if (p.y) {
         c.pos++;
         c.mtp += +m;

@@ -38,27 +38,42 @@ export interface TrainingOptions {
   seed: string;
   /** class: each label half the weight; source: also each source equal within its label; sqrt: ∝ 1/√(source size). */
   balance: 'class' | 'source' | 'sqrt';
+  /** How many sources' worth each kind of generated text (synthetic:*) weighs. */
+  syntheticWeight: number;
 }
 
 /**
  * Per-source balance: each source of the pool (and each kind of generated text) weighs the same within
  * its label, so the biggest sources' templates and topics do not become the model's idea of an attack.
  */
-export const TRAINING: TrainingOptions = { epochs: 30, l2: 1e-5, lr0: 0.5, seed: 'order', balance: 'source' };
+export const TRAINING: TrainingOptions = {
+  epochs: 30,
+  l2: 1e-5,
+  lr0: 0.5,
+  seed: 'order',
+  balance: 'source',
+  syntheticWeight: 1,
+};
 
 /** Per-example weights: half the total for each label, shared out by `balance`. */
-function exampleWeights(train: Example[], balance: TrainingOptions['balance']): Float64Array {
+function exampleWeightsWith(
+  train: Example[],
+  balance: TrainingOptions['balance'],
+  synth: number,
+): Float64Array {
   const w = new Float64Array(train.length);
   const counts = new Map<string, number>();
   const key = (e: Example) => `${e.y}\u0000${balance === 'class' ? '' : (e.group ?? '')}`;
   for (const e of train) counts.set(key(e), (counts.get(key(e)) ?? 0) + 1);
-  const share = (c: number) => (balance === 'sqrt' ? Math.sqrt(c) : balance === 'source' ? 1 : c);
+  const base = (c: number) => (balance === 'sqrt' ? Math.sqrt(c) : balance === 'source' ? 1 : c);
+  const share = (k: string, c: number) => base(c) * (k.includes('synthetic:') ? synth : 1);
   const totals = [0, 0];
-  for (const [k, c] of counts) totals[Number(k[0])]! += share(c);
+  for (const [k, c] of counts) totals[Number(k[0])]! += share(k, c);
   train.forEach((e, i) => {
     const c = counts.get(key(e))!;
+    const k = key(e);
     // Class total = n/2, split across groups in proportion to share(c), then evenly within a group.
-    w[i] = ((train.length / 2) * (share(c) / totals[e.y]!)) / c;
+    w[i] = ((train.length / 2) * (share(k, c) / totals[e.y]!)) / c;
   });
   return w;
 }
@@ -94,7 +109,7 @@ export function trainInjectionModel(
 ): TrainedModel {
   // Fixed order that interleaves the classes: hash of id and seed, not arrival order.
   const train = [...examples].sort((a, b) => fnv(a.id + opts.seed) - fnv(b.id + opts.seed));
-  const weights = exampleWeights(train, opts.balance);
+  const weights = exampleWeightsWith(train, opts.balance, opts.syntheticWeight);
   const size = 1 << FEATURE_BITS;
   const w = new Float32Array(size);
   let bias = 0;
