@@ -362,8 +362,14 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
       if (ch >= 'a' && ch <= 'z') letters++;
       else leet++;
     }
-    // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does.
-    if (letters >= 1 && tok.length >= 3 && leet >= 1 && leet <= letters + 1) {
+    // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does. A longer
+    // token with two letters may be mostly leet ("f0r937" is "forget").
+    if (
+      letters >= 1 &&
+      tok.length >= 3 &&
+      leet >= 1 &&
+      (leet <= letters + 1 || (tok.length >= 5 && letters >= 2))
+    ) {
       signals.leetTokens++;
       changed = true;
       let folded = '';
