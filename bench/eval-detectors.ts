@@ -22,7 +22,13 @@ import {
   type PiiSpan,
 } from './support/eval-data';
 import { generateObfuscations } from './gen-obfuscations';
-import { modelFeatures, trainInjectionModel, type Example } from './support/injection-training';
+import { generateResponseLeaks } from './gen-response-leaks';
+import {
+  modelFeatures,
+  syntheticExamples,
+  trainInjectionModel,
+  type Example,
+} from './support/injection-training';
 import { vardFlags } from './support/vard';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
@@ -115,7 +121,10 @@ export function evalInjectionLoso(): LosoSummary {
     id: r.id,
     x: modelFeatures(r.text),
     y: r.label === 'injection' ? 1 : 0,
+    group: sourceOf(r),
   }));
+  // Generated rows (bench/support/synthetic.ts) are in every fold's training set and never scored.
+  const synthetic = syntheticExamples();
   const bySource = new Map<string, number[]>();
   pool.forEach((r, i) => {
     const s = sourceOf(r);
@@ -126,7 +135,7 @@ export function evalInjectionLoso(): LosoSummary {
   const results = new Map<string, Scored>();
   for (const s of sources) {
     const idx = new Set(bySource.get(s));
-    const { model } = trainInjectionModel(examples.filter((_, i) => !idx.has(i)));
+    const { model } = trainInjectionModel([...examples.filter((_, i) => !idx.has(i)), ...synthetic]);
     const res = scored();
     scoreRows(
       [...idx].map((i) => pool[i]!),
@@ -188,9 +197,15 @@ export function evalInjectionRandomSplit() {
   const pool = loadInjectionPool();
   const train = pool.filter((r) => !isHeldOut(r.id));
   const held = pool.filter((r) => isHeldOut(r.id));
-  const { model } = trainInjectionModel(
-    train.map((r) => ({ id: r.id, x: modelFeatures(r.text), y: r.label === 'injection' ? 1 : 0 })),
-  );
+  const { model } = trainInjectionModel([
+    ...train.map((r): Example => ({
+      id: r.id,
+      x: modelFeatures(r.text),
+      y: r.label === 'injection' ? 1 : 0,
+      group: sourceOf(r),
+    })),
+    ...syntheticExamples(),
+  ]);
   const res = scored();
   scoreRows(held, model, res);
   console.log('\n## Secondary: random 80/20 split of the pool (memorisation-prone; not the headline)');
@@ -232,6 +247,36 @@ export function evalObfuscations() {
       }
       return row;
     }),
+  );
+}
+
+/**
+ * Response-side leaks without a canary or a known system prompt (bench/gen-response-leaks.ts, seed 6):
+ * recall on leaking responses and FPR on ordinary ones. vard scores prompts only, so it has no column.
+ */
+export function evalResponseLeaks() {
+  const rows = generateResponseLeaks();
+  const byKind = new Map<string, Counts>();
+  const all = empty();
+  for (const r of rows) {
+    const flagged = detectText(r.text, 'response').some(
+      (f) => f.threatType === 'system_prompt_leak' || f.threatType === 'canary_leak',
+    );
+    if (!byKind.has(r.kind)) byKind.set(r.kind, empty());
+    tally(byKind.get(r.kind)!, flagged, r.label === 'leak');
+    tally(all, flagged, r.label === 'leak');
+  }
+  console.log(
+    '\n## Response leaks without a canary (bench/gen-response-leaks.ts, seed 6; no system prompt given)',
+  );
+  printTable(
+    [...byKind, ['all', all] as const].map(([kind, c]) => ({
+      kind,
+      leaks: c.tp + c.fn,
+      clean: c.fp + c.tn,
+      recall: c.tp + c.fn ? f3(c.tp / (c.tp + c.fn)) : '-',
+      FPR: c.fp + c.tn ? f3(c.fp / (c.fp + c.tn)) : '-',
+    })),
   );
 }
 
@@ -335,5 +380,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   evalInjectionLoso();
   evalInjectionRandomSplit();
   evalObfuscations();
+  evalResponseLeaks();
   evalPii();
 }

@@ -323,7 +323,15 @@ const MIXES: Array<[keyof typeof OBFUSCATORS, keyof typeof OBFUSCATORS]> = [
   ['full_width', 'comment'],
 ];
 
-function obfuscate(r: Rand, family: Family, t: string, i: number): { text: string; method: string } {
+/** Every family that hides something (all but `plain`): the training generator reuses them. */
+export const OBFUSCATION_FAMILIES = FAMILIES.filter((f) => f !== 'plain');
+
+export function obfuscateText(
+  r: Rand,
+  family: Family,
+  t: string,
+  i: number,
+): { text: string; method: string } {
   if (family === 'plain') return { text: t, method: 'plain' };
   if (family !== 'mix_of_two') return OBFUSCATORS[family](r, t);
   const [a, b] = MIXES[i % MIXES.length]!;
@@ -342,7 +350,7 @@ export function generateObfuscations(seed = 21, perFamily = 60): ObfuscatedText[
       ['injection', attacks],
       ['benign', benign],
     ] as const) {
-      texts.forEach((base, i) => out.push({ family, label, base, ...obfuscate(r, family, base, i) }));
+      texts.forEach((base, i) => out.push({ family, label, base, ...obfuscateText(r, family, base, i) }));
     }
   }
   return out;

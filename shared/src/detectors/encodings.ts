@@ -49,15 +49,19 @@ function readable(s: string): boolean {
   if (s.length < 6) return false;
   let good = 0;
   let letters = 0;
+  // Digits, @, $ and ! stand in for letters in leetspeak: decoded leet text is text too.
+  let leet = 0;
   let spaces = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 0xfffd || (c < 32 && c !== 10 && c !== 13 && c !== 9)) continue;
     good++;
     if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0x7f) letters++;
+    else if ((c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33) leet++;
     if (c === 32) spaces++;
   }
-  return good / s.length > 0.95 && letters / s.length > 0.55 && (spaces > 0 || s.length < 40);
+  const n = s.length;
+  return good / n > 0.95 && letters / n > 0.3 && (letters + leet) / n > 0.55 && (spaces > 0 || n < 40);
 }
 
 function rot13(s: string): string {

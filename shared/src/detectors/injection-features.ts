@@ -188,6 +188,12 @@ export function modelWindows(text: string, max = 2500): Array<[number, number]> 
   return out;
 }
 
+/**
+ * Features are L2-normalised as if a window had at least this many: a verdict from a handful of
+ * words ("what are your hours?") stays near the prior instead of resting on one or two weights.
+ */
+export const MIN_NORM_FEATURES = 24;
+
 export interface LinearModel {
   bits: number;
   bias: number;
@@ -199,6 +205,6 @@ export function scoreFeatures(model: LinearModel, idx: Uint32Array): number {
   if (idx.length === 0) return 1 / (1 + Math.exp(-model.bias));
   let s = 0;
   for (let k = 0; k < idx.length; k++) s += model.weights[idx[k]!] ?? 0;
-  const z = model.bias + s / Math.sqrt(idx.length);
+  const z = model.bias + s / Math.sqrt(Math.max(MIN_NORM_FEATURES, idx.length));
   return 1 / (1 + Math.exp(-z));
 }

@@ -168,6 +168,118 @@ export const injectionRules: InjectionRule[] = [
     pattern:
       '⟨(?:игнорируй(?:те)?|проигнорируй(?:те)?|забудь(?:те)?|не~обращай(?:те)?~внимания~на|отбрось(?:те)?|пренебреги)~(?:все~|всё~|любые~)?(?:(?:предыдущие|прошлые|прежние|вышеуказанные|системные|свои|твои|ваши|данные|полученные)~){0,2}(?:инструкции|указания|правила|команды|ограничения|установки)',
   },
+  // More languages, each the same canonical override ("ignore the previous/above instructions").
+  // Scripts whose NFKC form splits a nukta (Hindi ज़, Bengali য়) are matched without those letters.
+  {
+    id: 'override.ignore_previous.nl',
+    needs: ['negeer', 'vergeet', 'veronachtza'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Dutch)',
+    pattern:
+      '⟨(?:negeer|vergeet|veronachtzaam)~(?:alle~)?(?:de~|je~|jouw~|uw~)?(?:(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke)~)?(?:instructies|regels|aanwijzingen|opdrachten|richtlijnen)',
+  },
+  {
+    id: 'override.ignore_previous.pl',
+    needs: ['ignoruj', 'zapomnij', 'pomiń'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Polish)',
+    pattern:
+      '⟨(?:zignoruj(?:cie)?|ignoruj(?:cie)?|zapomnij(?:cie)?(?:~o)?|pomiń)~(?:wszystkie~|wszelkie~)?(?:(?:poprzednie|wcześniejsze|powyższe|twoje|swoje)~)?(?:instrukcje|instrukcjach|polecenia|poleceniach|zasady|zasadach|reguły)',
+  },
+  {
+    id: 'override.ignore_previous.cs',
+    needs: ['ignoruj', 'zapome'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Czech)',
+    pattern:
+      '⟨(?:ignoruj(?:te)?|zapomeň(?:te)?~na)~(?:všechny~)?(?:(?:předchozí|předešlé|výše~uvedené|své|tvé)~)?(?:instrukce|pokyny|pravidla|příkazy)',
+  },
+  {
+    id: 'override.ignore_previous.sv',
+    needs: ['ignorera', 'glöm', 'strunta'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Swedish)',
+    pattern:
+      '⟨(?:ignorera|glöm|strunta~i)~(?:alla~)?(?:(?:tidigare|föregående|ovanstående|dina)~)?(?:instruktioner|regler|direktiv|anvisningar)',
+  },
+  {
+    id: 'override.ignore_previous.tr',
+    needs: ['talimat', 'komut', 'kural', 'yönerge'],
+    also: ['yok', 'görmezden', 'unut', 'dikkate'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Turkish)',
+    pattern:
+      '⟨(?:önceki|yukarıdaki|tüm|bütün|mevcut|verilen)~(?:[a-zçğıöşü]+~){0,2}(?:talimatları|talimatlari|komutları|kuralları|yönergeleri)~(?:yok~say|görmezden~gel|unut|dikkate~alma)',
+  },
+  {
+    id: 'override.ignore_previous.id',
+    needs: ['abaikan', 'lupakan', 'acuhkan'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Indonesian / Malay)',
+    pattern: '⟨(?:abaikan|lupakan|acuhkan)~(?:semua~|seluruh~)?(?:instruksi|perintah|aturan|petunjuk|arahan)',
+  },
+  {
+    id: 'override.ignore_previous.vi',
+    needs: ['bỏ qua', 'phớt lờ', 'quên'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Vietnamese)',
+    pattern:
+      '⟨(?:bỏ~qua|phớt~lờ|quên~đi|quên)~(?:tất~cả~|mọi~)?(?:các~|những~)?(?:hướng~dẫn|chỉ~dẫn|chỉ~thị|lệnh|quy~tắc)',
+  },
+  {
+    id: 'override.ignore_previous.uk',
+    needs: ['ігнор', 'забудь', 'звертай'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Ukrainian)',
+    pattern:
+      '⟨(?:ігноруй(?:те)?|проігноруй(?:те)?|забудь(?:те)?|не~звертай(?:те)?~уваги~на)~(?:усі~|всі~|будь-які~)?(?:(?:попередні|минулі|вищезазначені|системні|свої|твої|ваші)~){0,2}(?:інструкції|вказівки|правила|команди|обмеження)',
+  },
+  {
+    id: 'override.ignore_previous.ar',
+    needs: ['تجاهل', 'انس', 'تخط'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Arabic)',
+    pattern:
+      '(?:تجاهل|تجاهلي|تجاهلوا|انس|انسى|تخط|تخطى)~(?:جميع~|كل~)?(?:ال)?(?:تعليمات|إرشادات|ارشادات|أوامر|اوامر|قواعد|توجيهات)',
+  },
+  {
+    id: 'override.ignore_previous.hi',
+    needs: ['निर्देश', 'नियम', 'आदेश'],
+    also: ['अनदेखा', 'नज', 'भूल', 'ध्यान'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Hindi)',
+    pattern:
+      '(?:पिछले|पिछली|पूर्व|उपरोक्त|ऊपर|सभी|अपने|दिए)~[^।\\n]{0,24}?(?:निर्देशों|निर्देश|नियमों|नियम|आदेशों)~(?:को~|पर~)?(?:अनदेखा|नज\\x{93C}?रअंदाज|भूल|ध्यान~न)',
+  },
+  {
+    id: 'override.ignore_previous.bn',
+    needs: ['নির্দেশ', 'আদেশ'],
+    also: ['উপেক্ষা', 'অগ্রাহ্য', 'ভুলে'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Bengali)',
+    pattern:
+      '(?:আগের|পূর্ববর্তী|উপরের|উপরোক্ত|সমস্ত|সব)~[^।\\n]{0,24}?(?:নির্দেশ|আদেশ)[^\\s।]*~(?:[^\\s।]+~)?(?:উপেক্ষা|অগ্রাহ্য|ভুলে)',
+  },
+  {
+    id: 'override.ignore_previous.ko',
+    needs: ['무시', '잊'],
+    threatType: 'prompt_injection',
+    weight: 0.88,
+    explanation: 'asks the model to ignore previous instructions (Korean)',
+    pattern:
+      '(?:이전|앞|위|모든|기존|원래|시스템)[^.\\n]{0,10}(?:지시|지침|명령|규칙|프롬프트)[^.\\n]{0,6}(?:무시|잊)',
+  },
   {
     id: 'override.new_instructions',
     also: ['instructions', 'rules', 'directives', 'orders', 'longer', 'instead'],

@@ -98,9 +98,88 @@ function systemPromptOverlap(raw: string, systemPrompt: string, field: string): 
 }
 
 const LEAK_PHRASES = new RE2(
-  '(?:my|the)\\s+(?:system\\s+prompt|initial\\s+instructions|hidden\\s+instructions|original\\s+instructions)\\s+(?:is|are|says?|reads?)\\s*:?|(?:here\\s+(?:is|are)|below\\s+(?:is|are))\\s+my\\s+(?:system\\s+prompt|instructions|initial\\s+prompt)|i\\s+was\\s+(?:instructed|told|programmed)\\s+(?:by\\s+my\\s+developers?\\s+)?to\\s*:|^\\s*you\\s+are\\s+(?:chatgpt|claude|an?\\s+ai\\s+assistant)[^.\\n]{0,80}(?:trained|created|developed)\\s+by',
+  '(?:my\\s+(?:system\\s+prompt|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+)?instructions)|the\\s+(?:system\\s+prompt|(?:initial|hidden|original)\\s+instructions))\\s+(?:is|are|says?|reads?)\\s*:?|(?:here\\s+(?:is|are)|below\\s+(?:is|are))\\s+my\\s+(?:system\\s+prompt|instructions|initial\\s+prompt)|i\\s+was\\s+(?:instructed|told|programmed)\\s+(?:by\\s+my\\s+developers?\\s+)?to\\s*:|^\\s*you\\s+are\\s+(?:chatgpt|claude|an?\\s+ai\\s+assistant)[^.\\n]{0,80}(?:trained|created|developed)\\s+by',
   'gimu',
 );
+
+// A line (or sentence) of assistant configuration, as a system prompt words it: a persona addressed
+// in the second person, or a rule about what the assistant may reveal, discuss or answer.
+const LINE_START = '(?:^|[\\n.!?:]\\s*)[ \\t]*(?:\\d{1,2}[.)]\\s*|[-*•]\\s*)?';
+const CONFIG_PERSONA = new RE2(
+  LINE_START +
+    "you\\s+are\\s+(?:now\\s+)?(?:an?\\s+|the\\s+)?[\\w', -]{0,50}?\\b(?:assistant|bot|chatbot|agent|gpt|ai|model|tutor|concierge|advisor|adviser|expert|companion|guide)\\b",
+  'gimu',
+);
+const CONFIG_RULE = new RE2(
+  LINE_START +
+    "(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|give|mention|tell|follow|refuse|keep|answers|requests|your)|if\\s+the\\s+user\\s+(?:asks|says|wants|requests)|under\\s+no\\s+circumstances)\\b",
+  'gimu',
+);
+// A secret the assistant was told to keep, echoed: "the secret password is TANGERINE-42".
+const SECRET_ECHO = new RE2(
+  '\\b(?:secret|access\\s+code|pass(?:word|code|phrase)|secret\\s+(?:key|code|word))\\b(?:\\s+[A-Za-z]+){0,7}?\\s+(?:is|was)\\s*:?\\s*["\'`“]?([A-Za-z0-9_-]*[0-9A-Z][A-Za-z0-9_-]*)',
+  'gmu',
+);
+
+function countMatches(re: RE2, raw: string, max: number): { n: number; first: number; last: number } {
+  let n = 0;
+  let first = -1;
+  let last = -1;
+  re.lastIndex = 0;
+  for (let m = nextMatch(re, utf8Of(raw)); m && n < max; m = nextMatch(re, utf8Of(raw))) {
+    n++;
+    if (first < 0) first = m.index;
+    last = m.index + m[0].length;
+  }
+  return { n, first, last };
+}
+
+/**
+ * Canary-free signs that a response discloses the assistant's own configuration: it speaks its
+ * persona in the second person beside rules about what to reveal or answer (a verbatim rule list),
+ * or it echoes a secret value it was told to keep.
+ */
+function configurationLeak(raw: string, field: string): Finding | undefined {
+  const persona = countMatches(CONFIG_PERSONA, raw, 3);
+  const rules = countMatches(CONFIG_RULE, raw, 6);
+  const leak = (persona.n >= 1 && rules.n >= 1) || rules.n >= 3;
+  if (leak) {
+    const starts = [persona.first, rules.first].filter((x) => x >= 0);
+    const conf = roundConfidence(Math.min(0.9, 0.55 + 0.08 * (persona.n + rules.n)));
+    return {
+      detector: 'response',
+      detectorVersion,
+      ruleId: 'leak.configuration_text',
+      threatType: 'system_prompt_leak',
+      severity: severityFor(conf, 'high'),
+      confidence: conf,
+      field,
+      start: Math.min(...starts),
+      end: Math.max(persona.last, rules.last),
+      view: 'raw',
+      explanation: `response reads like assistant configuration (${persona.n} persona line(s) addressed to the assistant, ${rules.n} rule(s) about what it may reveal or answer)`,
+    };
+  }
+  SECRET_ECHO.lastIndex = 0;
+  const m = nextMatch(SECRET_ECHO, utf8Of(raw));
+  const value = m?.[1] ?? '';
+  // A value, not a word: at least five characters with a digit, or upper case with a digit or dash.
+  if (!m || value.length < 5 || !(/\d/.test(value) || /^[A-Z]+[-_][A-Z0-9]/.test(value))) return undefined;
+  return {
+    detector: 'response',
+    detectorVersion,
+    ruleId: 'leak.secret_echo',
+    threatType: 'system_prompt_leak',
+    severity: 'high',
+    confidence: 0.7,
+    field,
+    start: m.index,
+    end: m.index + m[0].length,
+    view: 'raw',
+    masked: maskValue(value),
+    explanation: 'response discloses a secret, password or access code (a value it was likely told to keep)',
+  };
+}
 
 /** System-prompt leakage: verbatim overlap when the prompt is known, tell-tale phrasing otherwise. */
 export function detectSystemPromptLeak(fv: FieldViews, field: string, systemPrompt?: string): Finding[] {
@@ -125,6 +204,10 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
       view: 'raw',
       explanation: 'response announces or quotes its system prompt / hidden instructions',
     });
+  }
+  if (out.length === 0) {
+    const f = configurationLeak(fv.raw, field);
+    if (f) out.push(f);
   }
   return out;
 }

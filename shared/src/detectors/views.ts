@@ -249,9 +249,10 @@ function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; 
 /** Separator of spaced-out letters: one of ` .-_*|/` (a code-unit test, called per character). */
 const isSpacedSep = (c: number) =>
   c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
-// Non-ASCII counts as a letter: byte-simple classes keep this gate cheap on every field.
-const L = '[a-z0-9\\x{80}-\\x{10FFFF}]';
-const NL = '[^a-z0-9\\x{80}-\\x{10FFFF}]';
+// Non-ASCII counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5"): byte-simple classes
+// keep this gate cheap on every field.
+const L = '[a-z0-9@$!\\x{80}-\\x{10FFFF}]';
+const NL = '[^a-z0-9@$!\\x{80}-\\x{10FFFF}]';
 const SEP = '[ .\\-_*|/]{1,3}';
 const SPACED_HINT = new RE2(`(?:^|${NL})${L}${SEP}${L}${SEP}${L}${SEP}${L}(?:${NL}|$)`, 'u');
 // Leet gate: a letter next to a leet digit/symbol somewhere in the text.
@@ -271,7 +272,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   const isL = (k: number) => {
     if (k < 0 || k >= t.length) return false;
     const c = t.charCodeAt(k);
-    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c >= 0xc0;
+    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c >= 0xc0 || c === 64 || c === 36 || c === 33;
   };
   const b = new ViewBuilder(t.length);
   let changed = false;
@@ -362,8 +363,14 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
       if (ch >= 'a' && ch <= 'z') letters++;
       else leet++;
     }
-    // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does.
-    if (letters >= 1 && tok.length >= 3 && leet >= 1 && leet <= letters + 1) {
+    // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does. A longer
+    // token with two letters may be mostly leet ("f0r937" is "forget").
+    if (
+      letters >= 1 &&
+      tok.length >= 3 &&
+      leet >= 1 &&
+      (leet <= letters + 1 || (tok.length >= 5 && letters >= 2))
+    ) {
       signals.leetTokens++;
       changed = true;
       let folded = '';
