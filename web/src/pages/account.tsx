@@ -6,6 +6,7 @@ import { api } from '../api';
 import { Failure, useMe } from '../layout';
 import { SettingsNav } from '../settings-nav';
 import type { UserSession } from '../types-settings';
+import { NewPasswordField } from '../new-password';
 
 const ago = (iso: string) => formatDistanceToNow(new Date(iso), { addSuffix: true });
 
@@ -109,17 +110,7 @@ export function AccountPage() {
             onChange={(e) => setCurrent(e.target.value)}
           />
         </label>
-        <label>
-          New password
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </label>
+        <NewPasswordField label="New password" value={next} onChange={setNext} />
         <button type="submit" disabled={change.isPending}>
           Change password
         </button>

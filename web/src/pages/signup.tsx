@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api';
 import type { AuthConfig } from '../types-settings';
+import { NewPasswordField } from '../new-password';
 
 export const useAuthConfig = () =>
   useQuery({ queryKey: ['auth-config'], queryFn: () => api<AuthConfig>('/auth/config'), staleTime: 60_000 });
@@ -91,18 +92,7 @@ export function SignupPage() {
             onChange={(e) => setEmail(e.target.value)}
           />
         </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby="signup-password-hint"
-          />
-        </label>
+        <NewPasswordField value={password} onChange={setPassword} hintId="signup-password-hint" />
         <p className="hint" id="signup-password-hint">
           At least 12 characters; a phrase of several words is easiest to remember.
         </p>
@@ -149,18 +139,7 @@ export function InvitePage() {
           Your name
           <input autoComplete="name" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={12}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby="invite-password-hint"
-          />
-        </label>
+        <NewPasswordField value={password} onChange={setPassword} hintId="invite-password-hint" />
         <p className="hint" id="invite-password-hint">
           At least 12 characters. You sign in later with the invited email address and this password.
         </p>
