@@ -215,3 +215,95 @@ describe('docker-compose.yml', () => {
     for (const name of required) expect(example).toMatch(new RegExp(`^${name}=$`, 'm'));
   });
 });
+
+/**
+ * Compose's merge of a second file over the first: mappings merge key by key, `volumes` and `ports`
+ * add up, any other list (a command, `networks: [...]`) is replaced.
+ */
+function overlay(base: unknown, over: unknown, key = ''): unknown {
+  if (Array.isArray(base) && Array.isArray(over))
+    return key === 'volumes' || key === 'ports' ? [...base, ...over] : over;
+  if (base && over && typeof base === 'object' && typeof over === 'object' && !Array.isArray(base)) {
+    const merged: Record<string, unknown> = { ...(base as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(over)) merged[k] = k in merged ? overlay(merged[k], v, k) : v;
+    return merged;
+  }
+  return over ?? base;
+}
+
+describe('deploy/compose.cluster.yml over docker-compose.yml', () => {
+  const clusterText = readFileSync(resolve(repoRoot, 'deploy/compose.cluster.yml'), 'utf8');
+  const compose = overlay(
+    loadCompose(secrets),
+    interpolated(parse(clusterText, { merge: true }), secrets),
+  ) as ComposeFile;
+  const services = Object.entries(compose.services);
+  const clusterXml = readFileSync(resolve(repoRoot, 'deploy/clickhouse/cluster.xml'), 'utf8');
+  const kafkaNodes = services.filter(([, s]) => s.image?.startsWith('apache/kafka'));
+  const clickhouseNodes = services.filter(([, s]) => s.image?.startsWith('clickhouse/'));
+  const wardenServices = services.filter(([, s]) => environmentOf(s).KAFKA_BROKERS !== undefined);
+
+  it('runs three Kafka nodes that form one quorum, each advertising its own name', () => {
+    expect(kafkaNodes.map(([name]) => name).sort()).toEqual(['kafka', 'kafka-2', 'kafka-3']);
+    const envs = kafkaNodes.map(([name, s]) => ({ name, env: environmentOf(s) }));
+    const voters = envs.map(({ name, env }) => `${env.KAFKA_NODE_ID}@${name}:9093`).sort();
+    expect(new Set(envs.map(({ env }) => env.KAFKA_NODE_ID)).size).toBe(3);
+    for (const { name, env } of envs) {
+      expect(env.KAFKA_CONTROLLER_QUORUM_VOTERS!.split(',').sort(), name).toEqual(voters);
+      expect(env.KAFKA_ADVERTISED_LISTENERS, name).toBe(`PLAINTEXT://${name}:9092`);
+      // KRaft's storage format takes a cluster id of 16 bytes, base64url: the same on every node
+      expect(Buffer.from(env.CLUSTER_ID!, 'base64url')).toHaveLength(16);
+      expect(env.CLUSTER_ID).toBe(envs[0]!.env.CLUSTER_ID);
+      expect(env.KAFKA_MIN_INSYNC_REPLICAS).toBe('2');
+      expect(env.KAFKA_UNCLEAN_LEADER_ELECTION_ENABLE).toBe('false');
+    }
+    const volumes = kafkaNodes.flatMap(([, s]) => s.volumes ?? []).map((v) => v.split(':')[0]);
+    expect(new Set(volumes).size, 'each node its own data volume').toBe(3);
+  });
+
+  it('runs two ClickHouse replicas of the cluster the services are told, with ZooKeeper', () => {
+    const [, cluster] = /<remote_servers>\s*<([A-Za-z_][\w-]*)>/.exec(clusterXml) ?? [];
+    const hosts = [...clusterXml.matchAll(/<host>([^<]+)<\/host>\s*<port>9000<\/port>/g)].map((m) => m[1]);
+    expect(clickhouseNodes.map(([name]) => name).sort()).toEqual(['clickhouse', 'clickhouse-2']);
+    expect(hosts.sort()).toEqual(clickhouseNodes.map(([name]) => name).sort());
+    for (const [name, s] of clickhouseNodes) {
+      const env = environmentOf(s);
+      expect(env.CLICKHOUSE_REPLICA, name).toBe(name);
+      expect(env.CLICKHOUSE_USER).toBe('warden');
+      expect(env.CLICKHOUSE_PASSWORD).toBe(secrets.CLICKHOUSE_PASSWORD);
+      expect(s.volumes, name).toContain(
+        './deploy/clickhouse/cluster.xml:/etc/clickhouse-server/config.d/cluster.xml:ro',
+      );
+      expect(s.depends_on?.zookeeper?.condition, name).toBe('service_healthy');
+    }
+    expect(clusterXml).toMatch(/<replica from_env="CLICKHOUSE_REPLICA"\s*\/>/);
+    expect(clusterXml).toMatch(/<user>warden<\/user>\s*<password from_env="CLICKHOUSE_PASSWORD"\s*\/>/);
+    const [, zookeeperHost] = /<zookeeper>\s*<node>\s*<host>([^<]+)<\/host>/.exec(clusterXml) ?? [];
+    expect(compose.services[zookeeperHost!]?.image).toMatch(/^zookeeper:/);
+    for (const [name, s] of wardenServices) {
+      const env = environmentOf(s);
+      expect(env.CLICKHOUSE_CLUSTER, name).toBe(cluster);
+      expect(env.KAFKA_BROKERS!.split(',').sort(), name).toEqual(kafkaNodes.map(([n]) => `${n}:9092`).sort());
+      // the default file's environment is kept, not replaced
+      expect(env.REDIS_URL, name).toContain(secrets.REDIS_PASSWORD);
+    }
+    expect(wardenServices.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['init', 'ingest', 'api', 'detector', 'sink', 'alerter']),
+    );
+  });
+
+  it('creates topics and tables only once every node is healthy, and keeps every store closed', () => {
+    const waitsFor = compose.services.init!.depends_on ?? {};
+    for (const [name] of [...kafkaNodes, ...clickhouseNodes])
+      expect(waitsFor[name]?.condition, `init waits for ${name}`).toBe('service_healthy');
+    for (const [name, s] of services.filter(([n, s]) => dataStore.test(s.image ?? '') || dataStore.test(n))) {
+      expect(s.ports ?? [], `${name} publishes no port`).toEqual([]);
+      const networks = Array.isArray(s.networks) ? s.networks : Object.keys(s.networks ?? {});
+      expect(networks, name).toEqual(['data']);
+      expect(s.healthcheck?.test, `${name} has a healthcheck`).toBeDefined();
+    }
+    expect(compose.networks?.data?.internal).toBe(true);
+    const required = new Set([...clusterText.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):\?/g)].map((m) => m[1]));
+    expect([...required].every((name) => name! in secrets)).toBe(true);
+  });
+});
