@@ -24,8 +24,6 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          // The three-broker fault suite runs ~7 min and three more JVMs: it is `npm run test:cluster`.
-          exclude: process.env.WARDEN_CLUSTER_TESTS ? [] : ['test/kafka-cluster.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
