@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, startKafkaCluster, stopProcess, type KafkaPorts } from '@warden/cli';
 import { createClickhouse } from '@warden/shared/clickhouse/client';
 import { createKafka } from '@warden/shared/kafka/client';
-import { endpoints, eventually, queryRows, uniqueName } from './support/pipeline';
+import { endpoints, eventually, queryRows, readTopicToEnd, uniqueName } from './support/pipeline';
 import { freePort } from './support/processes';
 import {
   missingAcknowledged,
@@ -57,38 +57,23 @@ describe('Kafka cluster of three brokers', () => {
     if (missing.length === 0) return '';
     const kafka = createKafka({ brokers, clientId: 'warden-test-diagnose' });
     const admin = kafka.admin();
-    const consumer = kafka.consumer({ groupId: uniqueName('warden-test-diagnose') });
     try {
       await admin.connect();
       const topic = warden.topics.interactions;
       const [committed] = await admin.fetchOffsets({ groupId: sinkGroup, topics: [topic] });
-      const ends = await admin.fetchTopicOffsets(topic);
       const found: Record<string, string> = {};
-      const left = new Set(ends.filter((e) => e.high !== e.low).map((e) => e.partition));
-      await consumer.connect();
-      await consumer.subscribe({ topic, fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ partition, message }) => {
-          const text = message.value?.toString() ?? '';
-          for (const id of missing) if (text.includes(id)) found[id] = `${partition}@${message.offset}`;
-          const end = ends.find((e) => e.partition === partition);
-          if (end && BigInt(message.offset) + 1n >= BigInt(end.high)) left.delete(partition);
-        },
+      const { complete, ends } = await readTopicToEnd(kafka, topic, (partition, message) => {
+        const text = message.value?.toString() ?? '';
+        for (const id of missing) if (text.includes(id)) found[id] = `${partition}@${message.offset}`;
       });
-      await eventually(
-        async () => left.size,
-        (n) => n === 0,
-        30_000,
-      ).catch(() => undefined);
       return JSON.stringify({
-        missing: missing.map((id) => ({ id, at: found[id] ?? 'not in Kafka' })),
+        missing: missing.map((id) => ({ id, at: found[id] ?? (complete ? 'not in Kafka' : 'not read') })),
         committed: committed?.partitions,
-        ends: ends.map((e) => ({ partition: e.partition, high: e.high })),
+        ends,
       });
     } catch (err) {
       return `diagnosis failed: ${String(err)}`;
     } finally {
-      await consumer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
     }
   };

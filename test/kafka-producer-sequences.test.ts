@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDurableProducer, createKafka } from '@warden/shared/kafka/client';
-import { endpoints, eventually, uniqueName } from './support/pipeline';
+import { endpoints, readTopicToEnd, uniqueName } from './support/pipeline';
 
 /**
  * The durable producer after a failed request (patches/kafkajs+2.2.4.patch). Upstream kafkajs gave
@@ -21,30 +21,11 @@ describe('durable producer: a failed request never costs a later acknowledged re
 
   /** Every value in a topic, read from its beginning up to the current end. */
   const valuesIn = async (topic: string): Promise<string[]> => {
-    const left = new Map(
-      (await admin.fetchTopicOffsets(topic))
-        .filter((e) => e.high !== e.low)
-        .map((e) => [e.partition, Number(e.high)]),
-    );
     const values: string[] = [];
-    const reader = kafka.consumer({ groupId: uniqueName('warden-test-seq-reader') });
-    await reader.connect();
-    await reader.subscribe({ topic, fromBeginning: true });
-    await reader.run({
-      eachMessage: async ({ partition, message }) => {
-        values.push(message.value?.toString() ?? '');
-        if (Number(message.offset) + 1 >= (left.get(partition) ?? 0)) left.delete(partition);
-      },
-    });
-    try {
-      await eventually(
-        async () => left.size,
-        (n) => n === 0,
-        30_000,
-      );
-    } finally {
-      await reader.disconnect();
-    }
+    const { complete } = await readTopicToEnd(kafka, topic, (_, message) =>
+      values.push(message.value?.toString() ?? ''),
+    );
+    expect(complete, `${topic} read to its end`).toBe(true);
     return values;
   };
 

@@ -173,6 +173,46 @@ export async function eventually<T>(
   return last;
 }
 
+/**
+ * Reads `topic` from its beginning up to the ends its partitions have now, handing each message to
+ * `each`, with a consumer group of its own; `complete` is false when the time ran out first.
+ */
+export async function readTopicToEnd(
+  kafka: Kafka,
+  topic: string,
+  each: (partition: number, message: KafkaMessage) => void,
+  timeoutMs = 30_000,
+): Promise<{ complete: boolean; ends: Array<{ partition: number; high: string }> }> {
+  const admin = kafka.admin();
+  const reader = kafka.consumer({ groupId: uniqueName('warden-test-reader') });
+  try {
+    await admin.connect();
+    const ends = (await admin.fetchTopicOffsets(topic)).map(({ partition, high, low }) => ({
+      partition,
+      high,
+      low,
+    }));
+    const left = new Map(ends.filter((e) => e.high !== e.low).map((e) => [e.partition, BigInt(e.high)]));
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({
+      eachMessage: async ({ partition, message }) => {
+        each(partition, message);
+        if (BigInt(message.offset) + 1n >= (left.get(partition) ?? 0n)) left.delete(partition);
+      },
+    });
+    const remaining = await eventually(
+      async () => left.size,
+      (n) => n === 0,
+      timeoutMs,
+    );
+    return { complete: remaining === 0, ends: ends.map(({ partition, high }) => ({ partition, high })) };
+  } finally {
+    await reader.disconnect().catch(() => undefined);
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
 export async function queryRows<T>(client: ClickHouseClient, query: string): Promise<T[]> {
   const rs = await client.query({ query, format: 'JSONEachRow' });
   return rs.json<T>();
