@@ -13,7 +13,8 @@ import { parse } from 'yaml';
 import { readObjects, render, type K8sObject } from './render';
 
 /**
- * deploy/k8s, checked offline: every overlay (alone and with the API and alerter components) is
+ * deploy/k8s, checked offline: the base (alone and with the API and alerter components) and every
+ * overlay (which lists both components) is
  * rendered as kustomize would and each object is validated against Kubernetes' own OpenAPI schemas
  * (kubernetes-models), then held to Warden's rules: probes on the real endpoints, requests and
  * limits, a PodDisruptionBudget, a restricted security context, default-deny networking with only
@@ -148,10 +149,12 @@ function workloadProblems(o: K8sObject): string[] {
   return problems;
 }
 
-const renders = ['base', ...overlays.map((o) => `overlays/${o}`)].flatMap((dir) => [
-  { name: dir, objects: render(resolve(k8sDir, dir)) },
-  { name: `${dir} + components`, objects: render(resolve(k8sDir, dir), components) },
-]);
+// The base is the data plane; the overlays list the API and alerter components themselves.
+const renders = [
+  { name: 'base', objects: render(resolve(k8sDir, 'base')) },
+  { name: 'base + components', objects: render(resolve(k8sDir, 'base'), components) },
+  ...overlays.map((o) => ({ name: `overlays/${o}`, objects: render(resolve(k8sDir, 'overlays', o)) })),
+];
 
 describe('deploy/k8s renders and validates against the Kubernetes schemas', () => {
   it('has the local and production overlays and the api and alerter components', () => {
@@ -390,7 +393,7 @@ describe.each(renders)('$name', ({ objects }) => {
 });
 
 describe('deploy/k8s matches the code and docker-compose', () => {
-  const base = render(resolve(k8sDir, 'overlays/production'));
+  const production = render(resolve(k8sDir, 'overlays/production'));
   const sources = [
     'shared/src',
     ...readdirSync(resolve(repoRoot, 'services')).map((s) => `services/${s}/src`),
@@ -402,47 +405,54 @@ describe('deploy/k8s matches the code and docker-compose', () => {
     .map((f) => readFileSync(resolve(repoRoot, f), 'utf8'))
     .join('\n');
 
-  it('sets only variables the services read (or that arrive with #22/#24, or the init command uses)', () => {
-    const arriving = ['API_PORT', 'DATABASE_URL', 'WARDEN_ALERTER_METRICS_PORT', 'WARDEN_SECRET_KEY'];
+  it('sets only variables the services read (or the init command uses)', () => {
     const initCommand = ['WARDEN_TOPIC_REPLICATION_FACTOR'];
-    const all = render(resolve(k8sDir, 'overlays/production'), components);
     const names = new Set([
-      ...Object.keys(named(all, 'ConfigMap', 'warden-config')!.data as object),
-      ...workloads(all).flatMap((w) =>
+      ...Object.keys(named(production, 'ConfigMap', 'warden-config')!.data as object),
+      ...workloads(production).flatMap((w) =>
         podOf(w).spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
       ),
     ]);
     expect(names.size).toBeGreaterThan(10);
-    const initContainers = JSON.stringify(podOf(named(all, 'Job', 'warden-init')!).spec.containers);
+    const initContainers = JSON.stringify(podOf(named(production, 'Job', 'warden-init')!).spec.containers);
     const unread = [...names].filter(
       (name) =>
-        !arriving.includes(name) &&
         !(initCommand.includes(name) && initContainers.includes(`$${name}`)) &&
         !sources.includes(`'${name}'`),
     );
     expect(unread, 'variables nothing reads').toEqual([]);
   });
 
-  it('runs each service as docker-compose does, from a main.ts that exists (api and alerter: not yet)', () => {
+  it('runs every service as docker-compose does, from a main.ts that exists, in every overlay', () => {
     const compose = parse(readFileSync(resolve(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
       services: Record<string, { command?: string[] }>;
     };
-    for (const name of ['ingest', 'detector', 'sink']) {
-      const [container] = podOf(named(base, 'Deployment', name)!).spec.containers;
-      expect(container!.command, name).toEqual(compose.services[name]!.command);
-      expect(existsSync(resolve(repoRoot, `services/${name}/src/main.ts`))).toBe(true);
-    }
-    const all = render(resolve(k8sDir, 'overlays/production'), components);
-    for (const name of ['api', 'alerter']) {
-      const [container] = podOf(named(all, 'Deployment', name)!).spec.containers;
-      expect(container!.command).toEqual(['node', '--import', 'tsx', `services/${name}/src/main.ts`]);
-      // The base must not deploy them until the image has them (#22, #24).
-      expect(named(base, 'Deployment', name)).toBeUndefined();
+    for (const overlay of overlays) {
+      const objects = render(resolve(k8sDir, 'overlays', overlay));
+      for (const name of ['ingest', 'detector', 'sink', 'api', 'alerter']) {
+        const deployment = named(objects, 'Deployment', name);
+        expect(deployment, `${overlay} deploys ${name}`).toBeDefined();
+        const [container] = podOf(deployment!).spec.containers;
+        expect(container!.command, `${overlay}/${name}`).toEqual(compose.services[name]!.command);
+        expect(existsSync(resolve(repoRoot, `services/${name}/src/main.ts`))).toBe(true);
+      }
     }
   });
 
+  it('uses replicated tables where the ClickHouse is a cluster, local ones on the development server', () => {
+    const clusterOf = (objects: K8sObject[]) =>
+      (named(objects, 'ConfigMap', 'warden-config')!.data as Record<string, string>).CLICKHOUSE_CLUSTER;
+    const altinity = readObjects(resolve(k8sDir, 'operators/altinity-clickhouse.yaml')).find(
+      (o) => o.kind === 'ClickHouseInstallation',
+    )!;
+    const clusters = (altinity.spec as { configuration: { clusters: Array<{ name: string }> } }).configuration
+      .clusters;
+    expect(clusters.map((c) => c.name)).toContain(clusterOf(production));
+    expect(clusterOf(render(resolve(k8sDir, 'overlays/local')))).toBeUndefined();
+  });
+
   it('points the services at the operator examples: Strimzi with 3 brokers and min.insync.replicas=2, ClickHouse with 2 replicas and Keeper', () => {
-    const config = named(base, 'ConfigMap', 'warden-config')!.data as Record<string, string>;
+    const config = named(production, 'ConfigMap', 'warden-config')!.data as Record<string, string>;
     const strimzi = readObjects(resolve(k8sDir, 'operators/strimzi-kafka.yaml'));
     const kafka = strimzi.find((o) => o.kind === 'Kafka')!;
     const kafkaSpec = kafka.spec as {
@@ -477,7 +487,7 @@ describe('deploy/k8s matches the code and docker-compose', () => {
 
     // The egress policies select the pods those operators label.
     const to = (name: string) =>
-      (named(base, 'NetworkPolicy', name)!.spec as NetworkPolicySpec).egress![0]!.to![0]!.podSelector!
+      (named(production, 'NetworkPolicy', name)!.spec as NetworkPolicySpec).egress![0]!.to![0]!.podSelector!
         .matchLabels;
     expect(to('warden-to-kafka')).toEqual({
       'strimzi.io/cluster': kafka.metadata.name,
