@@ -187,12 +187,8 @@ export async function readTopicToEnd(
   const reader = kafka.consumer({ groupId: uniqueName('warden-test-reader') });
   try {
     await admin.connect();
-    const ends = (await admin.fetchTopicOffsets(topic)).map(({ partition, high, low }) => ({
-      partition,
-      high,
-      low,
-    }));
-    const left = new Map(ends.filter((e) => e.high !== e.low).map((e) => [e.partition, BigInt(e.high)]));
+    const offsets = await admin.fetchTopicOffsets(topic);
+    const left = new Map(offsets.filter((e) => e.high !== e.low).map((e) => [e.partition, BigInt(e.high)]));
     await reader.connect();
     await reader.subscribe({ topic, fromBeginning: true });
     await reader.run({
@@ -206,7 +202,7 @@ export async function readTopicToEnd(
       (n) => n === 0,
       timeoutMs,
     );
-    return { complete: remaining === 0, ends: ends.map(({ partition, high }) => ({ partition, high })) };
+    return { complete: remaining === 0, ends: offsets.map(({ partition, high }) => ({ partition, high })) };
   } finally {
     await reader.disconnect().catch(() => undefined);
     await admin.disconnect().catch(() => undefined);
