@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadInjectionTrainRows } from './support/eval-data';
-import { rng } from './support/rng';
+import { pick, rng, type Rand } from './support/rng';
 
 export const FAMILIES = [
   'plain',
@@ -34,9 +34,6 @@ export interface ObfuscatedText {
   text: string;
   base: string;
 }
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 // ── bases ────────────────────────────────────────────────────────────────────────────────────
 const OVERRIDES = [

@@ -8,16 +8,13 @@
  *   npx tsx bench/gen-response-leaks.ts [--seed 6] [--per-label 200] > /tmp/response-leaks.jsonl
  */
 import { parseArgs } from 'node:util';
-import { rng } from './support/rng';
+import { pick, rng, type Rand } from './support/rng';
 
 export interface ResponseLeakRow {
   kind: string;
   label: 'leak' | 'clean';
   text: string;
 }
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 const PERSONAS = [
   'You are Sage, a helpful assistant for a garden centre.',

@@ -7,3 +7,8 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+export type Rand = () => number;
+
+/** A uniformly drawn element of a non-empty list. */
+export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
