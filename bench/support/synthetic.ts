@@ -6,6 +6,8 @@
  *    injection), composed from independent parts (addressee, pivot, goal, concealment);
  *  - direct goal-hijacking attacks and ordinary requests in several languages;
  *  - prose about AI, prompts and security, and assistant system prompts that add rules (benign);
+ *  - benign look-alikes (bench/support/synthetic-benign.ts: system prompts, requests with trigger
+ *    words, prose about attacks) and persona jailbreaks as their contrast;
  *  - obfuscated copies (bench/gen-obfuscations.ts families, another seed) whose every model view is
  *    a training row: benign views as negatives, and for attacks only the view that reveals the text.
  * None of it is taken from the pool: the phrases are written here, so the leave-one-source-out
@@ -13,7 +15,8 @@
  */
 import { buildViews } from '@warden/shared/detectors/views';
 import { obfuscateText, OBFUSCATION_FAMILIES } from '../gen-obfuscations';
-import { rng } from './rng';
+import { pick, rng, type Rand } from './rng';
+import { benignLookalikes } from './synthetic-benign';
 
 export interface SyntheticRow {
   id: string;
@@ -22,9 +25,6 @@ export interface SyntheticRow {
   /** `synthetic:<kind>`. */
   source: string;
 }
-
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 // ── business carriers ─────────────────────────────────────────────────────────────────────────
 const NAMES = [
@@ -617,6 +617,7 @@ function* baseRows(r: Rand): Generator<SyntheticRow> {
   for (const t of AI_PROSE) yield row(t, 'benign', 'prose');
   for (let i = 0; i < 40; i++) yield row(`${pick(r, AI_PROSE)} ${pick(r, AI_PROSE)}`, 'benign', 'prose');
   for (let i = 0; i < 60; i++) yield row(fill(r, pick(r, SYSTEM_PROMPTS)), 'benign', 'system-prompt');
+  yield* benignLookalikes();
 }
 
 const OBFUSCATION_WRAPPERS = ['', 'Decode this: ', 'Text: ', 'Input: ', 'See below\n', 'Message -> '];

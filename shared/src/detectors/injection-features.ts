@@ -1,8 +1,12 @@
 /**
  * Hashed features for the injection model: word unigrams and bigrams, single CJK characters and
- * their bigrams, and "shapes" of punctuation-heavy tokens (adversarial suffixes such as
- * `({[HTMLsvg`). Shared verbatim by training (bench/train-injection-model.ts) and inference.
+ * their bigrams, "shapes" of punctuation-heavy tokens (adversarial suffixes such as `({[HTMLsvg`),
+ * and the concepts of injection-concepts.ts (one per word of any listed language that names one, and
+ * one per pair of concepts a few words apart). Shared verbatim by training
+ * (bench/train-injection-model.ts) and inference.
  */
+import { CONCEPT_LEXICON } from './injection-concepts';
+
 export const FEATURE_BITS = 17;
 const MASK = (1 << FEATURE_BITS) - 1;
 
@@ -19,7 +23,13 @@ function isWordChar(c: number): boolean {
   return (
     (c >= 97 && c <= 122) ||
     (c >= 48 && c <= 57) ||
-    (c >= 0xc0 && c < 0x2e80 && c !== 0x2019 && c !== 0x201c && c !== 0x201d && !(c >= 0x2000 && c <= 0x206f))
+    (c >= 0xc0 &&
+      c < 0x2e80 &&
+      c !== 0x2019 &&
+      c !== 0x201c &&
+      c !== 0x201d &&
+      !(c >= 0x2000 && c <= 0x206f)) ||
+    (c >= 0xac00 && c <= 0xd7a3) // Hangul syllables: Korean is written in space-separated words
   );
 }
 
@@ -29,6 +39,50 @@ function isCjk(c: number): boolean {
 
 function isPunct(c: number): boolean {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}
+
+const cjkHash = (c: number) => Math.imul(c ^ FNV_OFFSET, FNV_PRIME) >>> 0;
+
+// ── concepts ───────────────────────────────────────────────────────────────────────────────────
+/** Flag on a lexicon value: the entry is a stem, matched by any word that starts with it. */
+const STEM = 0x80;
+/** Word (or CJK pair) hash → concept number | STEM. A first entry wins over a later one of the same form. */
+const LEXICON = new Map<number, number>();
+/** One byte per low 16 bits of a lexicon hash: most words are ruled out without a map lookup. */
+const LEXICON_FILTER = new Uint8Array(1 << 16);
+/** Concepts this close (in words, or CJK characters) make a pair feature. */
+const PAIR_DISTANCE = 6;
+
+function lexiconHash(form: string): number {
+  const codes = [...form].map((ch) => ch.charCodeAt(0));
+  if (codes.length === 2 && codes.every(isCjk)) return mix(cjkHash(codes[0]!), cjkHash(codes[1]!));
+  let h = FNV_OFFSET;
+  for (const c of codes) {
+    if (!isWordChar(c) || c > 0xffff) throw new Error(`concept lexicon: '${form}' is not one word`);
+    h = Math.imul(h ^ c, FNV_PRIME) >>> 0;
+  }
+  return h;
+}
+
+Object.values(CONCEPT_LEXICON).forEach((byLanguage, k) => {
+  for (const forms of Object.values(byLanguage))
+    for (const entry of forms.split(/\s+/)) {
+      const stem = entry.endsWith('*');
+      const form = entry.replace('*', '').normalize('NFKC').toLowerCase();
+      if (stem && form.length < 2) throw new Error(`concept lexicon: stem '${form}' is too short`);
+      const h = lexiconHash(form);
+      if (LEXICON.has(h)) continue;
+      LEXICON.set(h, (k + 1) | (stem ? STEM : 0));
+      LEXICON_FILTER[h & 0xffff] = 1;
+    }
+});
+
+/** The concept a word (hash of the whole word) or CJK pair names, or 0. */
+function conceptOf(h: number, stemOnly: boolean): number {
+  if (!LEXICON_FILTER[h & 0xffff]) return 0;
+  const v = LEXICON.get(h);
+  if (v === undefined || (stemOnly && !(v & STEM))) return 0;
+  return v & ~STEM;
 }
 
 // Dedup scratch shared by every scan (one bit per bucket, cleared after each): no Set, no allocation.
@@ -49,6 +103,34 @@ function addBucket(h: number, n: number): number {
   return n + 1;
 }
 
+// The two most recent concepts of the scan in progress and the token counts they were seen at.
+let lastConcept = 0;
+let lastAt = 0;
+let priorConcept = 0;
+let priorAt = 0;
+
+/** While conceptsIn runs: the concepts its scan meets. */
+let collecting: Set<number> | undefined;
+
+/** Adds concept `c`, seen at token `at`, and its pairs with the recent concepts near it. */
+function addConcept(c: number, at: number, n: number): number {
+  collecting?.add(c);
+  n = addBucket(mix(0xc0c0, c), n);
+  if (c === lastConcept) {
+    lastAt = at;
+    return n;
+  }
+  if (lastConcept && at - lastAt <= PAIR_DISTANCE)
+    n = addBucket(mix(0xc0c1, Math.min(c, lastConcept) * 256 + Math.max(c, lastConcept)), n);
+  if (priorConcept && priorConcept !== c && at - priorAt <= PAIR_DISTANCE)
+    n = addBucket(mix(0xc0c1, Math.min(c, priorConcept) * 256 + Math.max(c, priorConcept)), n);
+  priorConcept = lastConcept;
+  priorAt = lastAt;
+  lastConcept = c;
+  lastAt = at;
+  return n;
+}
+
 /**
  * Collects the feature buckets of text[start, end) into found[0, n) and returns n; clearMarks(n)
  * must follow. One pass over every character of every scanned field, so its state is plain locals
@@ -66,6 +148,10 @@ function scanFeatures(text: string, start: number, end: number): number {
   let shapeLen = 0;
   let punct = 0;
   let lastClass = -1;
+  let wordLen = 0;
+  let wordConcept = 0;
+  let tokens = 0;
+  lastConcept = priorConcept = 0;
   for (let i = start; i <= end; i++) {
     const c = i < end ? text.charCodeAt(i) : 32;
     const space = c === 32 || c === 10 || c === 9 || c === 13;
@@ -74,9 +160,14 @@ function scanFeatures(text: string, start: number, end: number): number {
     if (!word && inWord) {
       n = addBucket(wordHash, n);
       if (prevWord) n = addBucket(mix(prevWord, wordHash), n);
+      tokens++;
+      if (!wordConcept) wordConcept = conceptOf(wordHash, false);
+      if (wordConcept) n = addConcept(wordConcept, tokens, n);
       prevWord = wordHash;
       wordHash = FNV_OFFSET;
       inWord = false;
+      wordLen = 0;
+      wordConcept = 0;
     }
     if (space) {
       if (punct >= 2 && shapeLen >= 3) n = addBucket(mix(0x5a5a, shape), n);
@@ -87,9 +178,15 @@ function scanFeatures(text: string, start: number, end: number): number {
       continue;
     }
     if (cjk) {
-      const h = Math.imul(c ^ FNV_OFFSET, FNV_PRIME) >>> 0;
+      const h = cjkHash(c);
       n = addBucket(h, n);
-      if (prevCjk) n = addBucket(mix(prevCjk, h), n);
+      tokens++;
+      if (prevCjk) {
+        const pair = mix(prevCjk, h);
+        n = addBucket(pair, n);
+        const concept = conceptOf(pair, false);
+        if (concept) n = addConcept(concept, tokens, n);
+      }
       prevCjk = h;
       continue;
     }
@@ -98,6 +195,7 @@ function scanFeatures(text: string, start: number, end: number): number {
     if (word) {
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME) >>> 0;
       inWord = true;
+      if (++wordLen >= 2 && !wordConcept) wordConcept = conceptOf(wordHash, true);
       cls = c >= 48 && c <= 57 ? 57 : 97;
     } else {
       cls = c;
@@ -114,6 +212,23 @@ function scanFeatures(text: string, start: number, end: number): number {
 
 function clearMarks(n: number): void {
   for (let k = 0; k < n; k++) MARK[found[k]!] = 0;
+}
+
+const CONCEPT_NAMES = Object.keys(CONCEPT_LEXICON);
+
+/**
+ * The concepts (injection-concepts.ts) the model reads in text[start, end) of a model-readable text,
+ * in the lexicon's order: part of a model finding's explanation. Not on the scoring path.
+ */
+export function conceptsIn(text: string, start = 0, end = text.length): string[] {
+  const seen = new Set<number>();
+  collecting = seen;
+  try {
+    clearMarks(scanFeatures(text, start, end));
+  } finally {
+    collecting = undefined;
+  }
+  return CONCEPT_NAMES.filter((_, k) => seen.has(k + 1));
 }
 
 // Runs of the base64/hex/percent alphabet: encoded data, whose decoded text the model reads in its

