@@ -1,5 +1,5 @@
 /**
- * A small multilingual lexicon of the ideas instruction-hijacking is made of ("ignore", "previous",
+ * A small multilingual lexicon of the ideas instruction hijacking is made of ("ignore", "previous",
  * "instructions", "output", "only", …), for the injection model's concept features: a word of any
  * listed language that names one of these ideas adds the concept's feature, and two concepts a few
  * words apart add their pair's. The model learns the concepts' weights mostly from English text and
@@ -317,5 +317,25 @@ export const CONCEPT_LEXICON: Record<string, Record<string, string>> = {
     ja: '質問',
     ko: '질문*',
     id: 'pertanyaan*',
+  },
+  you: {
+    en: 'you your yourself',
+    es: 'tu tus te ti usted',
+    fr: 'tu tes ton vous votre vos',
+    de: 'du dein deine deinen dich dir ihre',
+    pt: 'você voce seu sua suas seus',
+    it: 'tuo tua tuoi tue',
+    nl: 'jij je jouw jou',
+    ru: 'ты твои твой твоя твоё тебя вы ваш ваши вашей',
+    uk: 'ти твої твій тебе',
+    pl: 'ty twoje twoich twój ciebie',
+    tr: 'sen senin sana',
+    ar: 'أنت انت',
+    hi: 'तुम आप तुम्हारे आपके',
+    bn: 'তুমি আপনি তোমার আপনার',
+    zh: '你的 您的',
+    ja: 'あな',
+    ko: '당신* 너의',
+    id: 'kamu anda',
   },
 };
