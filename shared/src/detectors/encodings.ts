@@ -33,14 +33,24 @@ const ROT13_HINT =
 // English function words as ROT13 ("the", "and", "you", "your", "all", "this", "with", "from", "that",
 // "are", "for"): two of them mark a ROT13 sentence whatever it says.
 const ROT13_COMMON = /\b(?:gur|naq|lbh|lbhe|nyy|guvf|jvgu|sebz|gung|ner|sbe)\b/gi;
+/**
+ * Both in one pass (group 1: a hint; otherwise a common word). Every match of either is one whole
+ * word ("rot 13" is two, neither of them common), so no match of one can hide a match of the other:
+ * the matches of this are those of ROT13_HINT and ROT13_COMMON interleaved, and looksRot13 gives
+ * the answer the two separate scans gave, in one scan of the text instead of two.
+ */
+const ROT13_ANY = new RegExp(`(${ROT13_HINT.source})|${ROT13_COMMON.source}`, 'gi');
 
+/** A ROT13 hint word, or two different ROT13 common words. */
 function looksRot13(text: string): boolean {
-  if (ROT13_HINT.test(text)) return true;
-  ROT13_COMMON.lastIndex = 0;
-  const first = ROT13_COMMON.exec(text);
-  if (!first) return false;
-  for (let m = ROT13_COMMON.exec(text); m; m = ROT13_COMMON.exec(text))
-    if (m[0].toLowerCase() !== first[0].toLowerCase()) return true;
+  ROT13_ANY.lastIndex = 0;
+  let first: string | undefined;
+  for (let m = ROT13_ANY.exec(text); m; m = ROT13_ANY.exec(text)) {
+    if (m[1] !== undefined) return true;
+    const word = m[0].toLowerCase();
+    if (first === undefined) first = word;
+    else if (word !== first) return true;
+  }
   return false;
 }
 

@@ -41,10 +41,82 @@ const STOP = new Set(
 );
 
 // Context patterns run on short fixed slices (≤ 50 characters) only: plain JS RegExps are safe there.
-const BEFORE_STRONG = new RegExp(
-  "(?:my name is|name is|name's|names are|name:|i am|i'm|this is|called|named|dear|hi|hello|hey|thanks|regards|sincerely|cheers|signed|mr\\.?|mrs\\.?|ms\\.?|miss|dr\\.?|prof\\.?|sir|madam|mx\\.?|attn:?|contact|patient|customer|client|employee|applicant|tenant|user|candidate|author|directed by|starring|written by|married|son of|daughter of|wife|husband|brother|sister|mother|father|friend|colleague|boss|manager|nurse|doctor)[ \\t:,]*$",
-  'iu',
+const BEFORE_STRONG_WORDS = [
+  'my name is',
+  'name is',
+  "name's",
+  'names are',
+  'name:',
+  'i am',
+  "i'm",
+  'this is',
+  'called',
+  'named',
+  'dear',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'regards',
+  'sincerely',
+  'cheers',
+  'signed',
+  'mr\\.?',
+  'mrs\\.?',
+  'ms\\.?',
+  'miss',
+  'dr\\.?',
+  'prof\\.?',
+  'sir',
+  'madam',
+  'mx\\.?',
+  'attn:?',
+  'contact',
+  'patient',
+  'customer',
+  'client',
+  'employee',
+  'applicant',
+  'tenant',
+  'user',
+  'candidate',
+  'author',
+  'directed by',
+  'starring',
+  'written by',
+  'married',
+  'son of',
+  'daughter of',
+  'wife',
+  'husband',
+  'brother',
+  'sister',
+  'mother',
+  'father',
+  'friend',
+  'colleague',
+  'boss',
+  'manager',
+  'nurse',
+  'doctor',
+];
+const BEFORE_STRONG = new RegExp(`(?:${BEFORE_STRONG_WORDS.join('|')})[ \\t:,]*$`, 'iu');
+/** Most UTF-16 units a BEFORE_STRONG word matches ("daughter of"): escapes and `?` do not count. */
+const BEFORE_STRONG_MAX = Math.max(
+  ...BEFORE_STRONG_WORDS.map((w) => w.replace(/\\(.)/g, '$1').replace(/\?/g, '').length),
 );
+/**
+ * BEFORE_STRONG.test(before), on the only part of `before` a match can start in: the trailing run
+ * of [ \t:,] plus BEFORE_STRONG_MAX characters. The pattern is end-anchored but V8 tries it from
+ * every start position of the (up to 40-character) line; it has no look-behind or \b at its
+ * start, so a match in the tail is a match in the whole and every match in the whole is in the tail.
+ */
+function beforeStrong(before: string): boolean {
+  let i = before.length;
+  const trailing = (c: number) => c === 32 || c === 9 || c === 58 || c === 44;
+  while (i > 0 && trailing(before.charCodeAt(i - 1))) i--;
+  return BEFORE_STRONG.test(i > BEFORE_STRONG_MAX ? before.slice(i - BEFORE_STRONG_MAX) : before);
+}
 // "…by ", "…with " at the end of the line before a name: the last ASCII word, then spaces or tabs.
 // (A lookup, not an end-anchored alternation: V8 retries those at every start position.)
 const WEAK_WORDS = new Set(
@@ -188,7 +260,7 @@ function findPersons(raw: string): PiiMatch[] {
     const caps = tokens.filter((t) => /^\p{Lu}/u.test(t) && t.length > 2).length;
     const atStart = sentenceStart(raw, start);
     let conf = 0;
-    if (BEFORE_STRONG.test(before)) conf = caps >= 2 ? 0.9 : 0.8;
+    if (beforeStrong(before)) conf = caps >= 2 ? 0.9 : 0.8;
     else if (AFTER_VERB.test(raw.slice(end, end + 24))) conf = caps >= 2 ? 0.75 : atStart ? 0.55 : 0.5;
     else if (beforeWeak(before)) conf = caps >= 2 ? 0.75 : atStart ? 0 : 0.4;
     else if (caps >= 2) conf = atStart ? 0.55 : 0.6;

@@ -13,7 +13,11 @@ export interface SecretMatch {
 
 interface SecretRule {
   kind: string;
-  /** Cheap literal that must be present before the regex runs (the multi-pattern prefilter). */
+  /**
+   * Cheap literal that must be present before the regex runs (the multi-pattern prefilter). Every
+   * match of `re` contains it, so a text without it is skipped with no change to the output; the
+   * closer it is to the pattern's own start, the fewer texts run the pattern for nothing.
+   */
   literal: string | RegExp;
   re: RE2;
   confidence: number;
@@ -66,7 +70,8 @@ const rules: SecretRule[] = [
   },
   {
     kind: 'aws_secret_access_key',
-    literal: /aws|secret_access/i,
+    // The pattern's own head: "AWS_ACCESS_KEY_ID=AKIA…" holds "aws" but no secret/private after it.
+    literal: /aws.{0,20}?(?:secret|private)/i,
     re: g('(?i)aws.{0,20}?(?:secret|private).{0,20}?[\'"]?\\s*[:=]\\s*[\'"]?([A-Za-z0-9/+=]{40})\\b'),
     group: 1,
     confidence: 0.9,
@@ -147,7 +152,9 @@ const rules: SecretRule[] = [
   },
   {
     kind: 'connection_string_password',
-    literal: '://',
+    // The scheme with its "://" (not "://" alone: every https URL has that, and none of them matches).
+    literal:
+      /(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|redis|rediss|amqps?|mssql|sqlserver|ftp|sftp|smtp|ldap):\/\//,
     re: g(
       '\\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?|mssql|sqlserver|ftp|sftp|smtp|ldap)://[^:/\\s@]{1,64}:([^@\\s/]{3,128})@[\\w.\\-]+',
     ),
@@ -159,7 +166,13 @@ const rules: SecretRule[] = [
 const GENERIC = g(
   '(?i)(?:api[_\\-]?key|apikey|secret(?:[_\\-]?key)?|client[_\\-]?secret|access[_\\-]?token|auth[_\\-]?token|bearer|token|passw(?:or)?d|pwd|private[_\\-]?key|credentials?)["\']?\\s*(?:[:=]|=>|\\s)\\s*["\']?([A-Za-z0-9+/_\\-.=~!@#$%^&*]{12,200})',
 );
-const GENERIC_LITERAL = /key|secret|token|bearer|passw|pwd|credential/i;
+/**
+ * GENERIC's keyword and separator, the head of every GENERIC match: a bare keyword
+ * ("AWS_ACCESS_KEY_ID", "tokens") no longer runs it. (With the value's first characters too, the
+ * literal set's DFA grew and its pass cost more than the runs it saved.)
+ */
+const GENERIC_LITERAL =
+  /(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer|token|passw(?:or)?d|pwd|private[_-]?key|credentials?)["']?\s*(?:[:=]|=>|\s)/i;
 
 /** A rule literal as RE2 source (a RegExp keeps its `i` flag). */
 const literalSource = (lit: string | RegExp) =>

@@ -89,3 +89,11 @@ export function textShape(text: string): TextShape {
   if (last?.text !== text) last = { text, shape: measureShape(text) };
   return last.shape;
 }
+
+/**
+ * True when `text` is the remembered text and has no character outside ASCII; false when it has
+ * one or is not the remembered text (this never measures). Lets utf8Of copy ASCII as Latin-1.
+ */
+export function knownAscii(text: string): boolean {
+  return last !== undefined && last.text === text && !last.shape.nonAscii;
+}

@@ -1,7 +1,7 @@
 import RE2 from 're2';
 import { confusableFold, isLookalikeScript } from './confusables';
 import { decodeSegments } from './encodings';
-import { textShape } from './text-shape';
+import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
 export type ViewName =
@@ -28,9 +28,12 @@ export interface TextView {
   modelText?: string;
 }
 
-/** A view's text as UTF-8, converted once and kept with the view: each RE2 pass over it reuses it. */
+/**
+ * A view's text as UTF-8, converted once and kept with the view: each RE2 pass over it reuses it.
+ * An identity view is a pure-ASCII field (or its leet form, still ASCII): copied as Latin-1.
+ */
 export function viewUtf8(view: TextView): Utf8Text {
-  return (view.utf8 ??= new Utf8Text(view.text));
+  return (view.utf8 ??= new Utf8Text(view.text, view.identity === true));
 }
 
 /** Evidence of hiding, counted while the views are built. */
@@ -166,8 +169,12 @@ function hasForeignLetter(chars: string[]): boolean {
 }
 
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
-function normalize(raw: string, signals: ObfuscationSignals): { view: TextView; tags: string } {
-  if (!textShape(raw).nonAscii) {
+function normalize(
+  raw: string,
+  signals: ObfuscationSignals,
+  shape = textShape(raw),
+): { view: TextView; tags: string } {
+  if (!shape.nonAscii) {
     return {
       view: { name: 'nfkc', text: raw.toLowerCase(), identity: true, segStart: 0, segEnd: raw.length },
       tags: '',
@@ -453,7 +460,9 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
 
 /** A hidden text normalised like a field (NFKC, case, invisible characters, homoglyphs); its signals are not the field's. */
 function normalizeHidden(text: string): string {
-  return normalize(text, noSignals()).view.text;
+  // Measured, not remembered: textShape's one remembered text stays the field's raw text, which
+  // decoding and the PII scan ask for next (and utf8Of reads for its ASCII copy).
+  return normalize(text, noSignals(), measureShape(text)).view.text;
 }
 
 // Markdown's link-reference comments: `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`.
