@@ -24,7 +24,7 @@ import {
 import { generateObfuscations } from './gen-obfuscations';
 import { generateResponseLeaks } from './gen-response-leaks';
 import {
-  modelFeatures,
+  textExamples,
   syntheticExamples,
   trainInjectionModel,
   type Example,
@@ -117,12 +117,9 @@ export interface LosoSummary {
 export function evalInjectionLoso(): LosoSummary {
   const pool = loadInjectionPool();
   const t0 = performance.now();
-  const examples: Example[] = pool.map((r) => ({
-    id: r.id,
-    x: modelFeatures(r.text),
-    y: r.label === 'injection' ? 1 : 0,
-    group: sourceOf(r),
-  }));
+  const examples: Example[] = pool.flatMap((r) =>
+    textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, sourceOf(r)),
+  );
   // Generated rows (bench/support/synthetic.ts) are in every fold's training set and never scored.
   const synthetic = syntheticExamples();
   const bySource = new Map<string, number[]>();
@@ -135,7 +132,7 @@ export function evalInjectionLoso(): LosoSummary {
   const results = new Map<string, Scored>();
   for (const s of sources) {
     const idx = new Set(bySource.get(s));
-    const { model } = trainInjectionModel([...examples.filter((_, i) => !idx.has(i)), ...synthetic]);
+    const { model } = trainInjectionModel([...examples.filter((e) => e.group !== s), ...synthetic]);
     const res = scored();
     scoreRows(
       [...idx].map((i) => pool[i]!),
@@ -210,12 +207,7 @@ export function evalInjectionRandomSplit() {
   const train = pool.filter((r) => !isHeldOut(r.id));
   const held = pool.filter((r) => isHeldOut(r.id));
   const { model } = trainInjectionModel([
-    ...train.map((r): Example => ({
-      id: r.id,
-      x: modelFeatures(r.text),
-      y: r.label === 'injection' ? 1 : 0,
-      group: sourceOf(r),
-    })),
+    ...train.flatMap((r) => textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, sourceOf(r))),
     ...syntheticExamples(),
   ]);
   const res = scored();

@@ -16,7 +16,7 @@ import {
 import { buildViews } from '@warden/shared/detectors/views';
 import { loadInjectionPool, sourceOf } from './support/eval-data';
 import {
-  modelFeatures,
+  textExamples,
   syntheticExamples,
   trainInjectionModel,
   TRAINING,
@@ -61,12 +61,9 @@ const prepared: Prepared[] = pool.map((r) => {
   }
   return { source: sourceOf(r), y: r.label === 'injection' ? 1 : 0, rules: ruleEvidence(fv), windows };
 });
-const examples: Example[] = pool.map((r, i) => ({
-  id: r.id,
-  x: modelFeatures(r.text),
-  y: prepared[i]!.y,
-  group: prepared[i]!.source,
-}));
+const examples: Example[] = pool.flatMap((r, i) =>
+  textExamples(r.id, r.text, prepared[i]!.y, prepared[i]!.source),
+);
 const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples();
 process.stderr.write(
   `prepared ${pool.length} rows + ${synth.length} synthetic in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
@@ -87,7 +84,7 @@ const SHIFTS = (process.env.LAB_SHIFTS ?? '0').split(',').map(Number);
 function run(cfg: Cfg) {
   const probs = new Map<string, Float64Array>();
   for (const s of sources) {
-    const train = examples.filter((_, i) => prepared[i]!.source !== s).concat(synth);
+    const train = examples.filter((e) => e.group !== s).concat(synth);
     const { model } = trainInjectionModel(train, undefined, cfg);
     const idx = prepared.map((p, i) => (p.source === s ? i : -1)).filter((i) => i >= 0);
     for (const shift of SHIFTS) {

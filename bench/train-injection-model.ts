@@ -14,18 +14,15 @@ import { FEATURE_BITS, scoreFeatures } from '@warden/shared/detectors/injection-
 import { repoRoot } from '@warden/shared/paths';
 import { loadInjectionPool, sourceOf } from './support/eval-data';
 import {
-  modelFeatures,
+  textExamples,
   syntheticExamples,
   trainInjectionModel,
   type Example,
 } from './support/injection-training';
 
-const pool: Example[] = loadInjectionPool().map((r) => ({
-  id: r.id,
-  x: modelFeatures(r.text),
-  y: r.label === 'injection' ? 1 : 0,
-  group: sourceOf(r),
-}));
+const pool: Example[] = loadInjectionPool().flatMap((r) =>
+  textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, sourceOf(r)),
+);
 const train = [...pool, ...syntheticExamples()];
 const { model, quantised, scale } = trainInjectionModel(train, console.log);
 const b64 = Buffer.from(quantised.buffer).toString('base64');

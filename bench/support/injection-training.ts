@@ -85,11 +85,20 @@ function exampleWeightsWith(
   return w;
 }
 
-/** Feature buckets of a text as the model sees it: the first window of the normalised view. */
-export function modelFeatures(text: string): Uint32Array {
+/**
+ * A labelled text's training examples, one per window the model scores: an attack gives its first
+ * window only (its other windows may hold none of the attack), a benign text every window (it is
+ * benign throughout, and inference takes the best window, so a long text's later windows count too).
+ */
+export function textExamples(id: string, text: string, y: 0 | 1, group: string): Example[] {
   const norm = modelReadable(buildViews(text, { derived: false }).normalized.text);
-  const [s, e] = modelWindows(norm)[0]!;
-  return featureIndices(norm.slice(s, e));
+  const windows = modelWindows(norm);
+  return (y ? windows.slice(0, 1) : windows).map(([s, e], k) => ({
+    id: k ? `${id}#${k}` : id,
+    x: featureIndices(norm.slice(s, e)),
+    y,
+    group,
+  }));
 }
 
 export function fnv(s: string): number {
@@ -100,12 +109,9 @@ export function fnv(s: string): number {
 
 /** The generated training rows (bench/support/synthetic.ts) as examples; every model is trained with them. */
 export function syntheticExamples(): Example[] {
-  return syntheticRows().map((r) => ({
-    id: r.id,
-    x: modelFeatures(r.text),
-    y: r.label === 'injection' ? 1 : 0,
-    group: r.source,
-  }));
+  return syntheticRows().flatMap((r) =>
+    textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, r.source),
+  );
 }
 
 /** Trains on `examples` (not modified); deterministic for a given set of examples. */
