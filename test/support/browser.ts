@@ -1,34 +1,15 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { repoRoot } from '@warden/shared/paths';
+import { VIEWPORT } from './chromium';
 
-/**
- * The dashboard suites' browser: Debian's Chromium (`apt-get install chromium`; CHROMIUM_PATH for
- * another) driven headless by playwright-core, axe-core's check and the README's screenshots.
- */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { launchChromium, VIEWPORT } from './chromium';
+
+/** The dashboard suites' browser (./chromium), axe-core's check and the README's screenshots. */
 const SCREENSHOTS = join(repoRoot, 'docs', 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-export const VIEWPORT = { width: 1360, height: 900 };
-
-/** Flags that keep Chromium from reaching out or needing a GPU in CI (../shared/notes). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 interface AxeViolation {
   id: string;
