@@ -75,6 +75,10 @@ export function agentsSelect(source: string): string {
  * "Current" findings: the rows written by the newest analysis of their interaction. An analysis with
  * zero findings is newest too, which is how a replay clears an interaction. `db` is a validated
  * identifier; `accountFilter` is empty or `account_id = <sqlString literal>`.
+ *
+ * The set ClickHouse builds for the IN holds only interactions that some analysis found something in
+ * (the others have no finding rows to select), and, within one account, no account column: at
+ * 1,000,000 analyses, a third with findings, a top list took 1.5 s instead of 7.5 s on 18.16.
  */
 export function currentDetectionsCondition(
   db: string,
@@ -84,9 +88,12 @@ export function currentDetectionsCondition(
   const where = [accountFilter, timeFilter('received_at', range.fromMs, range.toMs)]
     .filter(Boolean)
     .join(' AND ');
-  return `(account_id, interaction_id, analyzed_ms) IN (
-    SELECT account_id, interaction_id, max(analyzed_ms)
+  // Interaction ids are unique within an account only: across accounts the account is part of the key.
+  const interaction = accountFilter ? 'interaction_id' : 'account_id, interaction_id';
+  return `(${interaction}, analyzed_ms) IN (
+    SELECT ${interaction}, max(analyzed_ms)
     FROM ${db}.analyses
     WHERE ${where}
-    GROUP BY account_id, interaction_id)`;
+    GROUP BY ${interaction}
+    HAVING max(finding_count) > 0)`;
 }
