@@ -26,6 +26,16 @@ describe('injection model: concept features', () => {
     expect(conceptsIn('the warnings were ignored')).toEqual(['ignore']);
   });
 
+  it('reads an Arabic word behind the clitic و or ف, and a whole word before that', () => {
+    // "and ignore the instructions", "so print", "and repeat them": each word is listed once, bare.
+    expect(conceptsIn('وتجاهل التعليمات')).toEqual(['ignore', 'instruction']);
+    expect(conceptsIn('فاطبع')).toEqual(['say']);
+    expect(conceptsIn('وكررها')).toEqual(['say']);
+    // فقط ("only") starts with ف and is itself a lexicon word; وقت ("time") is no concept bare either.
+    expect(conceptsIn('فقط')).toEqual(['only']);
+    expect(conceptsIn('وقت')).toEqual([]);
+  });
+
   it('reads the concepts of a window only', () => {
     const text = 'ignore the rules. the weather is fine today';
     expect(conceptsIn(text, text.indexOf('the weather'))).toEqual([]);

@@ -77,6 +77,13 @@ Object.values(CONCEPT_LEXICON).forEach((byLanguage, k) => {
     }
 });
 
+/**
+ * Arabic writes "and" (و) and "so/then" (ف) as a prefix of the next word: "واطبع" is "and print".
+ * A word that starts with one and names no concept whole is looked up again without it, so the
+ * lexicon lists each word once.
+ */
+const isArabicClitic = (c: number) => c === 0x648 || c === 0x641;
+
 /** The concept a word (hash of the whole word) or CJK pair names, or 0. */
 function conceptOf(h: number, stemOnly: boolean): number {
   if (!LEXICON_FILTER[h & 0xffff]) return 0;
@@ -150,6 +157,9 @@ function scanFeatures(text: string, start: number, end: number): number {
   let lastClass = -1;
   let wordLen = 0;
   let wordConcept = 0;
+  // The word without a leading Arabic clitic (0: it has none), and the concept that names.
+  let bareHash = 0;
+  let bareConcept = 0;
   let tokens = 0;
   lastConcept = priorConcept = 0;
   for (let i = start; i <= end; i++) {
@@ -162,12 +172,14 @@ function scanFeatures(text: string, start: number, end: number): number {
       if (prevWord) n = addBucket(mix(prevWord, wordHash), n);
       tokens++;
       if (!wordConcept) wordConcept = conceptOf(wordHash, false);
+      if (!wordConcept && bareHash) wordConcept = bareConcept || conceptOf(bareHash, false);
       if (wordConcept) n = addConcept(wordConcept, tokens, n);
       prevWord = wordHash;
       wordHash = FNV_OFFSET;
       inWord = false;
       wordLen = 0;
       wordConcept = 0;
+      bareHash = bareConcept = 0;
     }
     if (space) {
       if (punct >= 2 && shapeLen >= 3) n = addBucket(mix(0x5a5a, shape), n);
@@ -193,6 +205,10 @@ function scanFeatures(text: string, start: number, end: number): number {
     prevCjk = 0;
     let cls: number;
     if (word) {
+      if (bareHash) {
+        bareHash = Math.imul(bareHash ^ c, FNV_PRIME) >>> 0;
+        if (wordLen >= 2 && !bareConcept) bareConcept = conceptOf(bareHash, true);
+      } else if (wordLen === 0 && isArabicClitic(c)) bareHash = FNV_OFFSET;
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME) >>> 0;
       inWord = true;
       if (++wordLen >= 2 && !wordConcept) wordConcept = conceptOf(wordHash, true);
