@@ -110,6 +110,11 @@ async function timed(n: number, run: () => Promise<unknown>): Promise<{ p50: num
     await run();
     ms.push(performance.now() - t);
   }
+  return quantiles(ms);
+}
+
+/** Median and p95 of latencies in ms (sorts them in place). */
+function quantiles(ms: number[]): { p50: number; p95: number } {
   ms.sort((a, b) => a - b);
   return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
 }
@@ -243,10 +248,6 @@ try {
   } finally {
     await browser.close();
   }
-  const quantiles = (xs: number[]) => {
-    xs.sort((a, b) => a - b);
-    return { p50: percentile(xs, 50), p95: percentile(xs, 95) };
-  };
   const pageLoad = { interactive: quantiles(interactive), complete: quantiles(complete) };
 
   const ms = (n: number) => Math.round(n * 10) / 10;
