@@ -117,9 +117,7 @@ export interface LosoSummary {
 export function evalInjectionLoso(): LosoSummary {
   const pool = loadInjectionPool();
   const t0 = performance.now();
-  const examples: Example[] = pool.flatMap((r) =>
-    textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, sourceOf(r)),
-  );
+  const examples: Example[] = pool.flatMap((r) => textExamples(r, sourceOf(r)));
   // Generated rows (bench/support/synthetic.ts) are in every fold's training set and never scored.
   const synthetic = syntheticExamples();
   const bySource = new Map<string, number[]>();
@@ -207,7 +205,7 @@ export function evalInjectionRandomSplit() {
   const train = pool.filter((r) => !isHeldOut(r.id));
   const held = pool.filter((r) => isHeldOut(r.id));
   const { model } = trainInjectionModel([
-    ...train.flatMap((r) => textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, sourceOf(r))),
+    ...train.flatMap((r) => textExamples(r, sourceOf(r))),
     ...syntheticExamples(),
   ]);
   const res = scored();

@@ -61,9 +61,7 @@ const prepared: Prepared[] = pool.map((r) => {
   }
   return { source: sourceOf(r), y: r.label === 'injection' ? 1 : 0, rules: ruleEvidence(fv), windows };
 });
-const examples: Example[] = pool.flatMap((r, i) =>
-  textExamples(r.id, r.text, prepared[i]!.y, prepared[i]!.source),
-);
+const examples: Example[] = pool.flatMap((r, i) => textExamples(r, prepared[i]!.source));
 const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples();
 process.stderr.write(
   `prepared ${pool.length} rows + ${synth.length} synthetic in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,

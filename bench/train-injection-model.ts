@@ -20,9 +20,7 @@ import {
   type Example,
 } from './support/injection-training';
 
-const pool: Example[] = loadInjectionPool().flatMap((r) =>
-  textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, sourceOf(r)),
-);
+const pool: Example[] = loadInjectionPool().flatMap((r) => textExamples(r, sourceOf(r)));
 const train = [...pool, ...syntheticExamples()];
 const { model, quantised, scale } = trainInjectionModel(train, console.log);
 const b64 = Buffer.from(quantised.buffer).toString('base64');

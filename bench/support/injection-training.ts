@@ -90,7 +90,12 @@ function exampleWeightsWith(
  * window only (its other windows may hold none of the attack), a benign text every window (it is
  * benign throughout, and inference takes the best window, so a long text's later windows count too).
  */
-export function textExamples(id: string, text: string, y: 0 | 1, group: string): Example[] {
+export function textExamples(
+  row: { id: string; text: string; label: 'injection' | 'benign' },
+  group: string,
+): Example[] {
+  const { id, text } = row;
+  const y = row.label === 'injection' ? 1 : 0;
   const norm = modelReadable(buildViews(text, { derived: false }).normalized.text);
   const windows = modelWindows(norm);
   return (y ? windows.slice(0, 1) : windows).map(([s, e], k) => ({
@@ -109,9 +114,7 @@ export function fnv(s: string): number {
 
 /** The generated training rows (bench/support/synthetic.ts) as examples; every model is trained with them. */
 export function syntheticExamples(): Example[] {
-  return syntheticRows().flatMap((r) =>
-    textExamples(r.id, r.text, r.label === 'injection' ? 1 : 0, r.source),
-  );
+  return syntheticRows().flatMap((r) => textExamples(r, r.source));
 }
 
 /** Trains on `examples` (not modified); deterministic for a given set of examples. */
