@@ -26,13 +26,24 @@ export interface DetectInput {
 export interface DetectOptions {
   /** Per-agent canary tokens. */
   canaries?: string[];
-  /** Optional, for verbatim system-prompt leakage in the response. */
+  /**
+   * The agent's system prompt, for verbatim leakage in the response. Default: the record's
+   * `metadata.system_prompt` when that is a string (SYSTEM_PROMPT_KEY).
+   */
   systemPrompt?: string;
   /** Injection model to score with instead of the shipped one (the leave-one-source-out eval's). */
   injectionModel?: LinearModel;
 }
 
-type FieldRole = 'prompt' | 'response' | 'tool_input' | 'tool_output' | 'metadata';
+type FieldRole = 'prompt' | 'response' | 'tool_input' | 'tool_output' | 'metadata' | 'system_prompt';
+
+/**
+ * The metadata key a client sends its agent's system prompt under. The response is compared with it
+ * (verbatim runs are a `system_prompt_leak`), and it is not scanned for injection: it is the
+ * operator's own instructions to the agent, addressed to the AI by design, and a canary planted in
+ * it is not a leak. PII, secrets and hiding characters in it are still findings.
+ */
+export const SYSTEM_PROMPT_KEY = 'system_prompt';
 
 /** Fields longer than this are scanned on their first MAX_FIELD_CHARS only (bounded work per record). */
 export const MAX_FIELD_CHARS = 1_048_576;
@@ -78,7 +89,7 @@ function scanField(
   const fv = buildViews(text, { derived });
   const out: Finding[] = [];
 
-  if (role !== 'response') {
+  if (role !== 'response' && role !== 'system_prompt') {
     out.push(
       ...detectInjection(fv, {
         field,
@@ -133,7 +144,8 @@ function scanField(
     });
   }
 
-  if (opts.canaries?.length && role !== 'prompt') out.push(...detectCanaries(fv, field, opts.canaries));
+  if (opts.canaries?.length && role !== 'prompt' && role !== 'system_prompt')
+    out.push(...detectCanaries(fv, field, opts.canaries));
   if (role === 'response') out.push(...detectSystemPromptLeak(fv, field, opts.systemPrompt));
   if (role === 'response' || role === 'tool_input' || role === 'tool_output')
     out.push(...detectExfiltration(fv, field));
@@ -223,7 +235,12 @@ function boundFindings(findings: Finding[]): Finding[] {
  * MAX_FINDINGS_PER_RULE_AND_FIELD per rule and field and MAX_FINDINGS_PER_INTERACTION in all. A
  * metadata key longer than MAX_FIELD_KEY_CHARS is named by boundedName.
  */
-export function detectInteraction(input: DetectInput, opts: DetectOptions = {}): Finding[] {
+export function detectInteraction(input: DetectInput, options: DetectOptions = {}): Finding[] {
+  const sent = input.metadata?.[SYSTEM_PROMPT_KEY];
+  const opts =
+    options.systemPrompt === undefined && typeof sent === 'string'
+      ? { ...options, systemPrompt: sent }
+      : options;
   const findings: Finding[] = [];
   const promptValues = new Set<string>();
   if (input.prompt)
@@ -238,7 +255,9 @@ export function detectInteraction(input: DetectInput, opts: DetectOptions = {}):
   });
   for (const [key, value] of Object.entries(input.metadata ?? {})) {
     const text = asText(value);
-    if (text) findings.push(...scanField(text, `metadata.${boundedName(key)}`, 'metadata', opts));
+    if (!text) continue;
+    const role = key === SYSTEM_PROMPT_KEY && typeof value === 'string' ? 'system_prompt' : 'metadata';
+    findings.push(...scanField(text, `metadata.${boundedName(key)}`, role, opts));
   }
   return boundFindings(findings);
 }
@@ -252,8 +271,10 @@ export function detectText(text: string, field = 'prompt', opts: DetectOptions =
         ? 'tool_output'
         : /\.input$/.test(field)
           ? 'tool_input'
-          : field.startsWith('metadata.')
-            ? 'metadata'
-            : 'prompt';
+          : field === `metadata.${SYSTEM_PROMPT_KEY}`
+            ? 'system_prompt'
+            : field.startsWith('metadata.')
+              ? 'metadata'
+              : 'prompt';
   return scanField(text, field, role, opts);
 }
