@@ -21,6 +21,15 @@ describe('textShape', () => {
     expect(measureShape('a lone x and a \\ apart').hexRun).toBe(false);
   });
 
+  it('ends every run at a character outside ASCII', () => {
+    expect(measureShape('1234é5678')).toMatchObject({ digits: 8, maxDigitRun: 4, maxAlnumRun: 4 });
+    expect(measureShape('aWdub3JlIGFs€bGwgcnVsZXM=').base64Run).toBe(false);
+    expect(measureShape('de:ad:be:ef:ca:fe:ba:be:00').hexRun).toBe(true);
+    expect(measureShape('de ad be ef ·ca fe ba be 00').hexRun).toBe(false);
+    expect(measureShape('\\é x, \\x').hexRun).toBe(true);
+    expect(measureShape('\\éx').hexRun).toBe(false);
+  });
+
   it('flags any code unit outside ASCII', () => {
     expect(measureShape('café').nonAscii).toBe(true);
     expect(measureShape('emoji 😀').nonAscii).toBe(true);
