@@ -116,12 +116,12 @@ let lastAt = 0;
 let priorConcept = 0;
 let priorAt = 0;
 
-/** While conceptsIn runs: the concepts its scan meets. */
-let collecting: Set<number> | undefined;
+/** The concepts the latest scan met: bit c - 1 for concept c (there are fewer than 32). */
+let conceptMask = 0;
 
 /** Adds concept `c`, seen at token `at`, and its pairs with the recent concepts near it. */
 function addConcept(c: number, at: number, n: number): number {
-  collecting?.add(c);
+  conceptMask |= 1 << (c - 1);
   n = addBucket(mix(0xc0c0, c), n);
   if (c === lastConcept) {
     lastAt = at;
@@ -161,7 +161,7 @@ function scanFeatures(text: string, start: number, end: number): number {
   let bareHash = 0;
   let bareConcept = 0;
   let tokens = 0;
-  lastConcept = priorConcept = 0;
+  lastConcept = priorConcept = conceptMask = 0;
   for (let i = start; i <= end; i++) {
     const c = i < end ? text.charCodeAt(i) : 32;
     const space = c === 32 || c === 10 || c === 9 || c === 13;
@@ -231,20 +231,18 @@ function clearMarks(n: number): void {
 }
 
 const CONCEPT_NAMES = Object.keys(CONCEPT_LEXICON);
+if (CONCEPT_NAMES.length > 31) throw new Error('concept lexicon: more concepts than a mask holds');
+
+/** The names of the concepts in a mask (scoreWindow's `concepts`), in the lexicon's order. */
+export const conceptNames = (mask: number): string[] => CONCEPT_NAMES.filter((_, k) => mask & (1 << k));
 
 /**
  * The concepts (injection-concepts.ts) the model reads in text[start, end) of a model-readable text,
- * in the lexicon's order: part of a model finding's explanation. Not on the scoring path.
+ * in the lexicon's order.
  */
 export function conceptsIn(text: string, start = 0, end = text.length): string[] {
-  const seen = new Set<number>();
-  collecting = seen;
-  try {
-    clearMarks(scanFeatures(text, start, end));
-  } finally {
-    collecting = undefined;
-  }
-  return CONCEPT_NAMES.filter((_, k) => seen.has(k + 1));
+  clearMarks(scanFeatures(text, start, end));
+  return conceptNames(conceptMask);
 }
 
 // Runs of the base64/hex/percent alphabet: encoded data, whose decoded text the model reads in its
@@ -263,19 +261,30 @@ const isOpaqueChar = (c: number) =>
 /**
  * The text as the model reads it (training and inference alike): lower-cased normalised text with
  * opaque encoded runs (32+ characters of the base64/hex/percent alphabet) blanked, same length so
- * window offsets stay raw-mappable. One plain loop, no regex: it runs on every field.
+ * window offsets stay raw-mappable. It runs on every field, so it reads few characters: a run of
+ * OPAQUE_MIN covers one of the positions OPAQUE_MIN - 1, 2 * OPAQUE_MIN - 1, …, so only those are
+ * tested, and a run is measured outwards from one that is opaque.
  */
 export function modelReadable(text: string): string {
+  const n = text.length;
   let out: string | undefined;
   let copied = 0;
-  let runStart = 0;
-  for (let i = 0; i <= text.length; i++) {
-    if (i < text.length && isOpaqueChar(text.charCodeAt(i))) continue;
-    if (i - runStart >= OPAQUE_MIN) {
-      out = (out ?? '') + text.slice(copied, runStart) + ' '.repeat(i - runStart);
-      copied = i;
+  let i = OPAQUE_MIN - 1;
+  while (i < n) {
+    if (!isOpaqueChar(text.charCodeAt(i))) {
+      i += OPAQUE_MIN;
+      continue;
     }
-    runStart = i + 1;
+    let start = i;
+    while (start > 0 && isOpaqueChar(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < n && isOpaqueChar(text.charCodeAt(end))) end++;
+    if (end - start >= OPAQUE_MIN) {
+      out = (out ?? '') + text.slice(copied, start) + ' '.repeat(end - start);
+      copied = end;
+    }
+    // The next run starts after `end`: its first grid position is past it.
+    i = end + OPAQUE_MIN - 1 - (end % OPAQUE_MIN);
   }
   return out === undefined ? text : out + text.slice(copied);
 }
@@ -288,12 +297,20 @@ export function featureIndices(text: string): Uint32Array {
   return out;
 }
 
-/** The model's probability for text[start, end) without copying the window or its features. */
-export function scoreWindow(model: LinearModel, text: string, start: number, end: number): number {
+/**
+ * The model's probability for text[start, end) without copying the window or its features, and the
+ * concepts it read there (a mask for conceptNames: a finding's explanation needs no second scan).
+ */
+export function scoreWindow(
+  model: LinearModel,
+  text: string,
+  start: number,
+  end: number,
+): { probability: number; concepts: number } {
   const n = scanFeatures(text, start, end);
-  const p = scoreFeatures(model, found.subarray(0, n));
+  const probability = scoreFeatures(model, found.subarray(0, n));
   clearMarks(n);
-  return p;
+  return { probability, concepts: conceptMask };
 }
 
 /** Splits long text into windows of at most `max` characters, cut at sentence or line ends. */

@@ -20,6 +20,8 @@ export interface ModelScore {
   /** Span of the best-scoring window in the scored text. */
   start: number;
   end: number;
+  /** The concepts the model read in that window (see conceptNames). */
+  concepts: number;
 }
 
 /**
@@ -28,10 +30,10 @@ export interface ModelScore {
  */
 export function scoreInjectionModel(normalizedText: string, model = injectionModel()): ModelScore {
   const text = modelReadable(normalizedText);
-  let best: ModelScore = { probability: 0, start: 0, end: text.length };
+  let best: ModelScore = { probability: 0, start: 0, end: text.length, concepts: 0 };
   for (const [s, e] of modelWindows(text)) {
-    const p = scoreWindow(model, text, s, e);
-    if (p > best.probability) best = { probability: p, start: s, end: e };
+    const { probability, concepts } = scoreWindow(model, text, s, e);
+    if (probability > best.probability) best = { probability, start: s, end: e, concepts };
   }
   return best;
 }

@@ -1,7 +1,7 @@
 import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
-import { conceptsIn, modelReadable, type LinearModel } from './injection-features';
+import { conceptNames, type LinearModel } from './injection-features';
 import { scoreInjectionModel, type ModelScore } from './injection-model';
 import { firstMatchSpan, literalPattern, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
@@ -450,11 +450,7 @@ function findingsFor(
   }
   if (model.probability >= INJECTION_THRESHOLD) {
     const [start, end] = rawSpan(model.view, model.start, model.end);
-    const concepts = conceptsIn(
-      modelReadable(model.view.modelText ?? model.view.text),
-      model.start,
-      model.end,
-    );
+    const concepts = conceptNames(model.concepts);
     findings.push({
       detector: 'injection',
       detectorVersion,
