@@ -426,21 +426,31 @@ const noSignals = (): ObfuscationSignals => ({
   firstHidden: -1,
 });
 
+/**
+ * Adds a view of text hidden inside the field (tag characters, decoded segments): it is read like
+ * the field itself, normalised, and un-leeted when it holds leetspeak (two tricks stacked) unless
+ * `signals` is undefined (no derived views).
+ */
+function addHidden(views: TextView[], view: TextView, signals: ObfuscationSignals | undefined) {
+  views.push(view);
+  const leet = signals && unleet(view, signals);
+  if (leet) views.push(leet);
+}
+
 /** Builds every view of one field's text. Pure and bounded: decoding is depth- and size-limited. */
 export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const signals = noSignals();
   const { view: normalized, tags } = normalize(raw, signals);
   const views: TextView[] = [normalized];
-  // Text hidden inside the field (tag characters, decoded segments) is read like the field itself:
-  // normalised, and un-leeted when it holds leetspeak (two tricks stacked).
-  const addHidden = (view: TextView) => {
-    views.push(view);
-    const leet = opts.derived === false ? undefined : unleet(view, signals);
-    if (leet) views.push(leet);
-  };
   if (tags.length >= 4) {
     const hidden = signals.firstHidden;
-    addHidden({ name: 'unicode_tags', text: normalizeHidden(tags), segStart: hidden, segEnd: raw.length });
+    const view: TextView = {
+      name: 'unicode_tags',
+      text: normalizeHidden(tags),
+      segStart: hidden,
+      segEnd: raw.length,
+    };
+    addHidden(views, view, opts.derived === false ? undefined : signals);
   }
   if (opts.derived === false) return { raw, normalized, views, signals };
   const head = prefixView(normalized, MAX_DERIVED_CHARS);
@@ -453,7 +463,11 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const rawHead = raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw;
   for (const d of decodeSegments(rawHead)) {
     signals.decoded++;
-    addHidden({ name: d.encoding, text: normalizeHidden(d.text), segStart: d.start, segEnd: d.end });
+    addHidden(
+      views,
+      { name: d.encoding, text: normalizeHidden(d.text), segStart: d.start, segEnd: d.end },
+      signals,
+    );
   }
   return { raw, normalized, views, signals };
 }
@@ -468,6 +482,20 @@ function normalizeHidden(text: string): string {
 // Markdown's link-reference comments: `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`.
 const MD_COMMENT = /^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)[ \t]*(?:\(([^\n]*)\)|"([^\n]*)")[ \t]*$/gm;
 
+/** Comment bodies found so far and the view span [first, last) that holds them. */
+interface CommentParts {
+  parts: string[];
+  first: number;
+  last: number;
+}
+
+function addComment(found: CommentParts, body: string, start: number, end: number) {
+  if (!body.trim()) return;
+  found.parts.push(body.trim());
+  found.first = found.first < 0 ? start : Math.min(found.first, start);
+  found.last = Math.max(found.last, end);
+}
+
 /**
  * The text of HTML and Markdown comments, which renderers hide from a human reader but a model
  * reads: one view of all of them, so an instruction inside a comment is scored on its own and not
@@ -475,30 +503,22 @@ const MD_COMMENT = /^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)[ \t]*(?:\(([^\n]*)\)
  */
 function commentView(src: TextView): TextView | undefined {
   const t = src.text;
-  const parts: string[] = [];
-  let first = -1;
-  let last = -1;
-  const add = (body: string, start: number, end: number) => {
-    if (!body.trim()) return;
-    parts.push(body.trim());
-    first = first < 0 ? start : Math.min(first, start);
-    last = Math.max(last, end);
-  };
+  const found: CommentParts = { parts: [], first: -1, last: -1 };
   // indexOf, not a lazy regex: many unclosed `<!--` must not make the scan quadratic.
   for (let at = t.indexOf('<!--'); at >= 0;) {
     const close = t.indexOf('-->', at + 4);
     const end = close < 0 ? t.length : close + 3;
-    add(t.slice(at + 4, close < 0 ? t.length : close), at, end);
+    addComment(found, t.slice(at + 4, close < 0 ? t.length : close), at, end);
     if (close < 0) break;
     at = t.indexOf('<!--', end);
   }
   if (t.includes(']:')) {
     MD_COMMENT.lastIndex = 0;
     for (let m = MD_COMMENT.exec(t); m; m = MD_COMMENT.exec(t))
-      add(m[1] ?? m[2] ?? '', m.index, m.index + m[0].length);
+      addComment(found, m[1] ?? m[2] ?? '', m.index, m.index + m[0].length);
   }
-  if (!parts.length) return undefined;
-  const [segStart] = rawSpan(src, first, first + 1);
-  const [, segEnd] = rawSpan(src, last - 1, last);
-  return { name: 'comment', text: parts.join('\n'), segStart, segEnd };
+  if (!found.parts.length) return undefined;
+  const [segStart] = rawSpan(src, found.first, found.first + 1);
+  const [, segEnd] = rawSpan(src, found.last - 1, found.last);
+  return { name: 'comment', text: found.parts.join('\n'), segStart, segEnd };
 }
