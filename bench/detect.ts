@@ -93,9 +93,9 @@ const texts = records.map(joined);
  * Warm-up: a stream detector runs for hours, so each detector is timed in its steady state, after
  * WARM_SECONDS of CPU (or one pass over WARM_RECORDS other records of the same mix, whichever ends
  * first; the seeded stream goes on, so none of them is timed). Warden needs that long: over fresh
- * records in 1,000s (two runs) it cost 795-865 µs a record over the first 1,000, 303-470 over the
- * next 13,000 and 278-317 from about the 15,000th on; vard.safe 319-380 throughout, about 8% lower
- * from the same point. A warm-up of 1,000 records timed Warden while it was settling.
+ * records in 1,000s (two runs) it cost 570-788 µs a record over the first 1,000, 259-268 over the
+ * second, 164-228 up to the 9,000th and 149-173 after that; vard.safe 161-181 throughout. A warm-up
+ * of 1,000 records timed Warden while it was settling.
  */
 const WARM_SECONDS = Number(process.env.WARM_SECONDS ?? 10);
 const WARM_RECORDS = Number(process.env.WARM_RECORDS ?? 5 * N);
