@@ -168,6 +168,16 @@ function hasForeignLetter(chars: string[]): boolean {
   return false;
 }
 
+/**
+ * A JSON string's escaped line breaks and tabs (`\n`, `\r`, `\t`) as spaces, two for two, so view
+ * offsets stay the raw ones. Tool outputs are often JSON (Warden serialises a tool output that is
+ * not a string), and an escaped break glues its `n` to the next word: "…\nIgnore your previous
+ * instructions" read as "nignore", which no rule or model feature knows.
+ */
+function unescapeBreaks(text: string): string {
+  return text.includes('\\') ? text.replace(/\\[nrt]/g, '  ') : text;
+}
+
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
 function normalize(
   raw: string,
@@ -176,7 +186,13 @@ function normalize(
 ): { view: TextView; tags: string } {
   if (!shape.nonAscii) {
     return {
-      view: { name: 'nfkc', text: raw.toLowerCase(), identity: true, segStart: 0, segEnd: raw.length },
+      view: {
+        name: 'nfkc',
+        text: unescapeBreaks(raw.toLowerCase()),
+        identity: true,
+        segStart: 0,
+        segEnd: raw.length,
+      },
       tags: '',
     };
   }
@@ -250,7 +266,9 @@ function normalize(
     }
     w = e;
   }
-  return { view: b.done('nfkc', 0, raw.length), tags };
+  const view = b.done('nfkc', 0, raw.length);
+  view.text = unescapeBreaks(view.text);
+  return { view, tags };
 }
 
 /** Separator of spaced-out letters: one of ` .-_*|/` (a code-unit test, called per character). */
