@@ -55,6 +55,7 @@ const VIEWS: Record<string, string> = {
   hex: 'decoded from hex',
   url: 'URL-decoded',
   rot13: 'decoded from ROT13',
+  unicode_escape: 'decoded from \\u escapes',
 };
 
 /** The text view that fired, said as a person would. */

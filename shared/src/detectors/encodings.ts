@@ -2,7 +2,7 @@ import RE2 from 're2';
 import { measureShape, textShape } from './text-shape';
 import { nextMatch, utf8Of, Utf8Text } from './utf8-text';
 
-export type Encoding = 'base64' | 'hex' | 'url' | 'rot13';
+export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'unicode_escape';
 
 export interface DecodedSegment {
   encoding: Encoding;
@@ -85,6 +85,29 @@ function rot13(s: string): string {
   return out;
 }
 
+/**
+ * JSON and JavaScript string escapes. Python's json.dumps writes every character outside ASCII as
+ * `\uXXXX` by default, so a tool output serialised there carries a Russian or Chinese text as
+ * escapes only, which no rule or model feature reads.
+ */
+const STRING_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|([nrt"\\/]))/g;
+const UNICODE_ESCAPE = /\\u[0-9A-Fa-f]{4}/g;
+const ESCAPED: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', '/': '/' };
+
+/** Whether `text` holds at least two `\uXXXX` escapes (one is a stray path or a quoted example). */
+function hasUnicodeEscapes(text: string): boolean {
+  if (!text.includes('\\u')) return false;
+  UNICODE_ESCAPE.lastIndex = 0;
+  return UNICODE_ESCAPE.test(text) && UNICODE_ESCAPE.test(text);
+}
+
+/** The text with its string escapes undone (escaped surrogate halves pair up again). */
+function unescapeString(text: string): string {
+  return text.replace(STRING_ESCAPE, (_, hex: string | undefined, ch: string | undefined) =>
+    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : ESCAPED[ch!]!,
+  );
+}
+
 /** Percent-decoding that never throws: escapes become bytes, other characters their UTF-8. */
 function percentDecode(s: string): string {
   const bytes: number[] = [];
@@ -132,7 +155,10 @@ interface Place {
   top: boolean;
 }
 
-/** Finds and decodes base64, hex, URL-encoded and ROT13 segments, recursing at most maxDepth times. */
+/**
+ * Finds and decodes base64, hex, URL-encoded and ROT13 segments and texts written in `\uXXXX`
+ * escapes, recursing at most maxDepth times.
+ */
 export function decodeSegments(raw: string): DecodedSegment[] {
   const st: DecodeState = { out: [], budget: DECODE_LIMITS.maxDecodedChars };
   visit(st, { text: raw, start: 0, end: raw.length, depth: 1, top: true });
@@ -147,6 +173,11 @@ function visit(st: DecodeState, at: Place): void {
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
+  if (hasUnicodeEscapes(at.text) && st.out.length < DECODE_LIMITS.maxSegments) {
+    const decoded = unescapeString(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
+    st.out.push({ encoding: 'unicode_escape', text: decoded, start: at.start, end: at.end, depth: at.depth });
+    st.budget -= decoded.length;
+  }
   if (looksRot13(at.text)) {
     const decoded = rot13(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
     if (st.out.length < DECODE_LIMITS.maxSegments) {

@@ -5,7 +5,17 @@ import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
 export type ViewName =
-  'raw' | 'nfkc' | 'despaced' | 'leet' | 'unicode_tags' | 'comment' | 'base64' | 'hex' | 'url' | 'rot13';
+  | 'raw'
+  | 'nfkc'
+  | 'despaced'
+  | 'leet'
+  | 'unicode_tags'
+  | 'comment'
+  | 'base64'
+  | 'hex'
+  | 'url'
+  | 'rot13'
+  | 'unicode_escape';
 
 /**
  * One way of reading a field. Normalised views are lower-case. `map[i]` is the raw UTF-16 index of
@@ -60,7 +70,8 @@ export interface FieldViews {
 
 export interface ViewOptions {
   /**
-   * Build the derived views: despaced, leet and decoded base64/hex/url/rot13 segments (bounded).
+   * Build the derived views: despaced, leet and decoded base64/hex/url/rot13/\u-escaped segments
+   * (bounded).
    * Default true; false leaves the normalised view only, for callers that match nothing else.
    */
   derived?: boolean;
