@@ -23,6 +23,7 @@ export const FAMILIES = [
   'comment',
   'unicode_tags',
   'mix_of_two',
+  'escaped',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -291,6 +292,22 @@ const unicodeTags = (r: Rand, t: string) =>
     .map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0)))
     .join('');
 
+/**
+ * Every character written as an HTML character reference (decimal or hexadecimal) or a JSON `\u`
+ * escape: the text a browser or a JSON parser shows, and nothing a reader of the raw text sees.
+ */
+const ESCAPES: Record<string, (code: number) => string> = {
+  html_decimal: (code) => `&#${code};`,
+  html_hex: (code) => `&#x${code.toString(16)};`,
+  json_unicode: (code) => `\\u${code.toString(16).padStart(4, '0')}`,
+};
+function escaped(r: Rand, t: string): { text: string; method: string } {
+  const form = pick(r, Object.keys(ESCAPES));
+  const escape = ESCAPES[form]!;
+  const body = [...t].map((c) => (c.codePointAt(0)! > 0xffff ? c : escape(c.charCodeAt(0)))).join('');
+  return { text: pick(r, WRAPPERS) + body, method: `escaped:${form}` };
+}
+
 type Obfuscator = (r: Rand, t: string) => { text: string; method: string };
 const as =
   (method: string, f: (r: Rand, t: string) => string): Obfuscator =>
@@ -305,6 +322,7 @@ const OBFUSCATORS: Record<Exclude<Family, 'plain' | 'mix_of_two'>, Obfuscator> =
   full_width: as('full_width', fullWidth),
   comment,
   unicode_tags: as('unicode_tags', unicodeTags),
+  escaped,
 };
 /** Pairs applied inner first: the second hides the output of the first. */
 const MIXES: Array<[keyof typeof OBFUSCATORS, keyof typeof OBFUSCATORS]> = [

@@ -621,6 +621,14 @@ function* baseRows(r: Rand): Generator<SyntheticRow> {
 }
 
 const OBFUSCATION_WRAPPERS = ['', 'Decode this: ', 'Text: ', 'Input: ', 'See below\n', 'Message -> '];
+/**
+ * The families the training rows are hidden with: all but `escaped` (HTML references, JSON \u
+ * escapes), which the eval scores but training does not use. Trained on, it moved the
+ * leave-one-source-out figures along the recall/FPR curve (macro 0.603/0.078 against 0.602/0.077;
+ * tau-bench FPR 0.063 -> 0.071) without improving them: its decoded view is the plain text, which
+ * the model already knows.
+ */
+const TRAINING_FAMILIES = OBFUSCATION_FAMILIES.filter((f) => f !== 'escaped');
 
 /**
  * Training rows: the base rows, then obfuscated copies of some of them. For an obfuscated benign
@@ -635,7 +643,7 @@ export function syntheticRows(seed = 2021): SyntheticRow[] {
   const short = base.filter((b) => b.text.length <= 400);
   for (let i = 0; i < 900; i++) {
     const b = pick(r, short);
-    const family = OBFUSCATION_FAMILIES[i % OBFUSCATION_FAMILIES.length]!;
+    const family = TRAINING_FAMILIES[i % TRAINING_FAMILIES.length]!;
     const hidden = pick(r, OBFUSCATION_WRAPPERS) + obfuscateText(r, family, b.text, i).text;
     const fv = buildViews(hidden);
     const texts = fv.views.map((v) => v.modelText ?? v.text);

@@ -56,6 +56,7 @@ const VIEWS: Record<string, string> = {
   url: 'URL-decoded',
   rot13: 'decoded from ROT13',
   unicode_escape: 'decoded from \\u escapes',
+  html_entity: 'decoded from HTML entities',
 };
 
 /** The text view that fired, said as a person would. */

@@ -1,8 +1,9 @@
+import { decodeHTML } from 'entities/decode';
 import RE2 from 're2';
 import { measureShape, textShape } from './text-shape';
 import { nextMatch, utf8Of, Utf8Text } from './utf8-text';
 
-export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'unicode_escape';
+export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'unicode_escape' | 'html_entity';
 
 export interface DecodedSegment {
   encoding: Encoding;
@@ -101,6 +102,19 @@ function hasUnicodeEscapes(text: string): boolean {
   return UNICODE_ESCAPE.test(text) && UNICODE_ESCAPE.test(text);
 }
 
+/**
+ * HTML character references: numeric ones spell a whole text the eye never sees ("&#73;&#103;…"),
+ * and a web page a tool fetched writes its non-ASCII letters and spaces as named ones.
+ */
+const HTML_ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/g;
+
+/** Whether `text` holds at least two HTML character references. */
+function hasHtmlEntities(text: string): boolean {
+  if (!text.includes('&')) return false;
+  HTML_ENTITY.lastIndex = 0;
+  return HTML_ENTITY.test(text) && HTML_ENTITY.test(text);
+}
+
 /** The text with its string escapes undone (escaped surrogate halves pair up again). */
 function unescapeString(text: string): string {
   return text.replace(STRING_ESCAPE, (_, hex: string | undefined, ch: string | undefined) =>
@@ -157,7 +171,7 @@ interface Place {
 
 /**
  * Finds and decodes base64, hex, URL-encoded and ROT13 segments and texts written in `\uXXXX`
- * escapes, recursing at most maxDepth times.
+ * escapes or HTML character references, recursing at most maxDepth times.
  */
 export function decodeSegments(raw: string): DecodedSegment[] {
   const st: DecodeState = { out: [], budget: DECODE_LIMITS.maxDecodedChars };
@@ -176,6 +190,13 @@ function visit(st: DecodeState, at: Place): void {
   if (hasUnicodeEscapes(at.text) && st.out.length < DECODE_LIMITS.maxSegments) {
     const decoded = unescapeString(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
     st.out.push({ encoding: 'unicode_escape', text: decoded, start: at.start, end: at.end, depth: at.depth });
+    st.budget -= decoded.length;
+  }
+  if (hasHtmlEntities(at.text) && st.out.length < DECODE_LIMITS.maxSegments) {
+    // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of
+    // named references, numeric ones mapped as browsers map them.
+    const decoded = decodeHTML(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
+    st.out.push({ encoding: 'html_entity', text: decoded, start: at.start, end: at.end, depth: at.depth });
     st.budget -= decoded.length;
   }
   if (looksRot13(at.text)) {

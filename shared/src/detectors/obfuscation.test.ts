@@ -25,6 +25,10 @@ const zeroWidth = (s: string) => s.replace(/([a-z])([a-z])/g, '$1\u200b$2');
 const leet = (s: string) => s.replace(/[aeio]/g, (c) => ({ a: '4', e: '3', i: '1', o: '0' })[c]!);
 const percent = (s: string) =>
   [...s].map((c, i) => (i % 2 ? '%' + c.charCodeAt(0).toString(16) : c)).join('');
+const code = (c: string, radix: number) => c.charCodeAt(0).toString(radix);
+const htmlDecimal = (s: string) => [...s].map((c) => `&#${code(c, 10)};`).join('');
+const htmlHex = (s: string) => [...s].map((c) => `&#x${code(c, 16)};`).join('');
+const unicodeEscapes = (s: string) => [...s].map((c) => `\\u${code(c, 16).padStart(4, '0')}`).join('');
 
 /** Each family hides a text; the views must give the text back, so the rules and the model read it. */
 const FAMILIES: Array<[family: string, hide: (s: string) => string, view: string]> = [
@@ -61,6 +65,10 @@ const FAMILIES: Array<[family: string, hide: (s: string) => string, view: string
   ['base64 of hex', (s) => b64(hex(s)), 'hex'],
   ['rot13 over base64', (s) => rot13(b64(s)), 'rot13'],
   ['full-width forms', fullWidth, 'nfkc'],
+  ['HTML decimal character references', htmlDecimal, 'html_entity'],
+  ['HTML hexadecimal character references', htmlHex, 'html_entity'],
+  ['JSON \\u escapes', unicodeEscapes, 'unicode_escape'],
+  ['mix: leetspeak in HTML character references', (s) => htmlDecimal(leet(s)), 'leet'],
   ['HTML comment', (s) => `Thanks for the update.\n<!-- ${s} -->\nSee you Monday.`, 'comment'],
   ['Markdown comment', (s) => `Thanks for the update.\n[//]: # (${s})\nSee you Monday.`, 'comment'],
   ['Unicode tag characters', (s) => `Thanks for the update.${tags(s)}`, 'unicode_tags'],

@@ -15,7 +15,8 @@ export type ViewName =
   | 'hex'
   | 'url'
   | 'rot13'
-  | 'unicode_escape';
+  | 'unicode_escape'
+  | 'html_entity';
 
 /**
  * One way of reading a field. Normalised views are lower-case. `map[i]` is the raw UTF-16 index of
@@ -70,8 +71,8 @@ export interface FieldViews {
 
 export interface ViewOptions {
   /**
-   * Build the derived views: despaced, leet and decoded base64/hex/url/rot13/\u-escaped segments
-   * (bounded).
+   * Build the derived views: despaced, leet and decoded base64/hex/url/rot13/\u-escaped/HTML-entity
+   * segments (bounded).
    * Default true; false leaves the normalised view only, for callers that match nothing else.
    */
   derived?: boolean;
