@@ -95,24 +95,20 @@ const STRING_ESCAPE = /\\(?:u([0-9A-Fa-f]{4})|([nrt"\\/]))/g;
 const UNICODE_ESCAPE = /\\u[0-9A-Fa-f]{4}/g;
 const ESCAPED: Record<string, string> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', '/': '/' };
 
-/** Whether `text` holds at least two `\uXXXX` escapes (one is a stray path or a quoted example). */
-function hasUnicodeEscapes(text: string): boolean {
-  if (!text.includes('\\u')) return false;
-  UNICODE_ESCAPE.lastIndex = 0;
-  return UNICODE_ESCAPE.test(text) && UNICODE_ESCAPE.test(text);
-}
-
 /**
  * HTML character references: numeric ones spell a whole text the eye never sees ("&#73;&#103;…"),
  * and a web page a tool fetched writes its non-ASCII letters and spaces as named ones.
  */
 const HTML_ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});/g;
 
-/** Whether `text` holds at least two HTML character references. */
-function hasHtmlEntities(text: string): boolean {
-  if (!text.includes('&')) return false;
-  HTML_ENTITY.lastIndex = 0;
-  return HTML_ENTITY.test(text) && HTML_ENTITY.test(text);
+/**
+ * Whether `text` holds at least two matches of the global `re` (one `\u` or `&…;` is a stray path
+ * or a quoted example, not an escaped text); `marker` is a substring every match has.
+ */
+function holdsTwo(text: string, marker: string, re: RegExp): boolean {
+  if (!text.includes(marker)) return false;
+  re.lastIndex = 0;
+  return re.test(text) && re.test(text);
 }
 
 /** The text with its string escapes undone (escaped surrogate halves pair up again). */
@@ -187,25 +183,19 @@ function visit(st: DecodeState, at: Place): void {
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
-  if (hasUnicodeEscapes(at.text) && st.out.length < DECODE_LIMITS.maxSegments) {
-    const decoded = unescapeString(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
-    st.out.push({ encoding: 'unicode_escape', text: decoded, start: at.start, end: at.end, depth: at.depth });
-    st.budget -= decoded.length;
-  }
-  if (hasHtmlEntities(at.text) && st.out.length < DECODE_LIMITS.maxSegments) {
-    // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of
-    // named references, numeric ones mapped as browsers map them.
-    const decoded = decodeHTML(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
-    st.out.push({ encoding: 'html_entity', text: decoded, start: at.start, end: at.end, depth: at.depth });
-    st.budget -= decoded.length;
-  }
-  if (looksRot13(at.text)) {
-    const decoded = rot13(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
-    if (st.out.length < DECODE_LIMITS.maxSegments) {
-      st.out.push({ encoding: 'rot13', text: decoded, start: at.start, end: at.end, depth: at.depth });
-      st.budget -= decoded.length;
-    }
-  }
+  if (holdsTwo(at.text, '\\u', UNICODE_ESCAPE)) decodeWhole(st, at, 'unicode_escape', unescapeString);
+  // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of named
+  // references, numeric ones mapped as browsers map them.
+  if (holdsTwo(at.text, '&', HTML_ENTITY)) decodeWhole(st, at, 'html_entity', decodeHTML);
+  if (looksRot13(at.text)) decodeWhole(st, at, 'rot13', rot13);
+}
+
+/** The whole text decoded as one segment: it is escaped or rotated throughout, not in runs. */
+function decodeWhole(st: DecodeState, at: Place, encoding: Encoding, decode: (s: string) => string): void {
+  if (st.out.length >= DECODE_LIMITS.maxSegments) return;
+  const decoded = decode(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
+  st.out.push({ encoding, text: decoded, start: at.start, end: at.end, depth: at.depth });
+  st.budget -= decoded.length;
 }
 
 function scan(st: DecodeState, at: Place, re: RE2, encoding: Encoding): void {
