@@ -45,8 +45,24 @@ describe('injection model: concept features', () => {
     // 6 words (5 distinct) + 5 bigrams; no concept.
     expect(featureIndices('the cat sat on the mat').length).toBe(5 + 5);
     // 4 words + 3 bigrams + 4 concepts + 5 pairs (previous–ignore, instruction–previous,
-    // instruction–ignore, now–instruction, now–previous).
-    expect(featureIndices('ignore previous instructions now').length).toBe(4 + 3 + 4 + 5);
+    // instruction–ignore, now–instruction, now–previous) + character 4-grams of the words of six
+    // letters or more: ignore 1 + end, previous 3 + end, instructions 7 + end.
+    expect(featureIndices('ignore previous instructions now').length).toBe(4 + 3 + 4 + 5 + 14);
+  });
+
+  it('gives a misspelt long word most of the character 4-grams of the word it stands for', () => {
+    const shared = (a: string, b: string) => {
+      const fb = new Set(featureIndices(b));
+      return featureIndices(a).filter((k) => fb.has(k)).length;
+    };
+    // "instructions" has stru, truc, ruct, ucti, ctio, tion, ions and the ending "ons";
+    // "iunstructions" has all eight (and nstr); the German "instruktionen" two (stru, tion) and the
+    // concept the lexicon names it by.
+    expect(shared('iunstructions', 'instructions')).toBe(8);
+    expect(shared('instruktionen', 'instructions')).toBe(3);
+    // Short words and words outside ASCII add no 4-grams.
+    expect(featureIndices('the cat').length).toBe(3);
+    expect(featureIndices('инструкции').length).toBe(2);
   });
 
   it('reads Korean words (Hangul syllables are word characters)', () => {

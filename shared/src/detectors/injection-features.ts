@@ -1,6 +1,6 @@
 /**
- * Hashed features for the injection model: word unigrams and bigrams, single CJK characters and
- * their bigrams, "shapes" of punctuation-heavy tokens (adversarial suffixes such as `({[HTMLsvg`),
+ * Hashed features for the injection model: word unigrams and bigrams, character 4-grams of long
+ * ASCII words, single CJK characters and their bigrams, "shapes" of punctuation-heavy tokens (adversarial suffixes such as `({[HTMLsvg`),
  * and the concepts of injection-concepts.ts (one per word of any listed language that names one, and
  * one per pair of concepts a few words apart). Shared verbatim by training
  * (bench/train-injection-model.ts) and inference.
@@ -139,6 +139,16 @@ function addConcept(c: number, at: number, n: number): number {
 }
 
 /**
+ * Character 4-grams of long ASCII words: a word of GRAM_FROM or more letters adds the 4-grams that
+ * end at its GRAM_FROM-th letter and after, and its last three letters with the word's end. A
+ * misspelt or inflected word ("iunstructions", "overriding") still shares some of them with the word
+ * the model learned. Four 7-bit characters pack into one number.
+ */
+const GRAM_FROM = 6;
+const GRAM_SEED = 0x4747;
+const GRAM_END = 2;
+
+/**
  * Collects the feature buckets of text[start, end) into found[0, n) and returns n; clearMarks(n)
  * must follow. One pass over every character of every scanned field, so its state is plain locals
  * (no closures): a word ends at any character that is not a word character, a token at whitespace,
@@ -161,6 +171,9 @@ function scanFeatures(text: string, start: number, end: number): number {
   let bareHash = 0;
   let bareConcept = 0;
   let tokens = 0;
+  // The word's last four characters, 7 bits each, and how many of the latest are ASCII.
+  let gram = 0;
+  let asciiRun = 0;
   lastConcept = priorConcept = conceptMask = 0;
   for (let i = start; i <= end; i++) {
     const c = i < end ? text.charCodeAt(i) : 32;
@@ -168,6 +181,8 @@ function scanFeatures(text: string, start: number, end: number): number {
     const cjk = !space && c >= 0x3040 && isCjk(c);
     const word = !space && !cjk && isWordChar(c);
     if (!word && inWord) {
+      if (wordLen >= GRAM_FROM && asciiRun >= 3)
+        n = addBucket(mix(GRAM_SEED, ((gram << 7) | GRAM_END) & 0xfffffff), n);
       n = addBucket(wordHash, n);
       if (prevWord) n = addBucket(mix(prevWord, wordHash), n);
       tokens++;
@@ -211,6 +226,11 @@ function scanFeatures(text: string, start: number, end: number): number {
       } else if (wordLen === 0 && isArabicClitic(c)) bareHash = FNV_OFFSET;
       wordHash = Math.imul(wordHash ^ c, FNV_PRIME) >>> 0;
       inWord = true;
+      if (c < 128) {
+        gram = ((gram << 7) | c) & 0xfffffff;
+        asciiRun = wordLen === 0 ? 1 : asciiRun + 1;
+      } else asciiRun = 0;
+      if (wordLen + 1 >= GRAM_FROM && asciiRun >= 4) n = addBucket(mix(GRAM_SEED, gram), n);
       if (++wordLen >= 2 && !wordConcept) wordConcept = conceptOf(wordHash, true);
       cls = c >= 48 && c <= 57 ? 57 : 97;
     } else {
