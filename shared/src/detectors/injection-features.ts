@@ -1,9 +1,9 @@
 /**
  * Hashed features for the injection model: word unigrams and bigrams, character 4-grams of long
- * ASCII words, single CJK characters and their bigrams, "shapes" of punctuation-heavy tokens (adversarial suffixes such as `({[HTMLsvg`),
- * and the concepts of injection-concepts.ts (one per word of any listed language that names one, and
- * one per pair of concepts a few words apart). Shared verbatim by training
- * (bench/train-injection-model.ts) and inference.
+ * ASCII words, single CJK characters and their bigrams, "shapes" of punctuation-heavy tokens
+ * (adversarial suffixes such as `({[HTMLsvg`), and the concepts of injection-concepts.ts (one per
+ * word of any listed language that names one, and one per pair of concepts a few words apart).
+ * Shared verbatim by training (bench/train-injection-model.ts) and inference.
  */
 import { CONCEPT_LEXICON } from './injection-concepts';
 
