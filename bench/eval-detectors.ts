@@ -3,7 +3,7 @@
  * WARDEN_EVAL_DIR; never committed):
  *   npm run eval:detectors
  * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard).
- * Then a random split of the pool, the obfuscation families (bench/gen-obfuscations.ts) and PII.
+ * Then the attacks put inside documents of a held-out benign source, a random split of the pool, the obfuscation families (bench/gen-obfuscations.ts) and PII.
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
@@ -11,6 +11,7 @@ import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injecti
 import { injectionModel } from '@warden/shared/detectors/injection-model';
 import { buildViews } from '@warden/shared/detectors/views';
 import { printTable } from './support/load';
+import { carrierTexts, DOCUMENT_CARRIER, DOCUMENT_CHARS, documentMaker } from './support/documents';
 import { COUNTED_TYPES, STRUCTURED_TYPES } from './support/scoring';
 import {
   evalDir,
@@ -197,6 +198,78 @@ export function evalInjectionLoso(): LosoSummary {
 }
 
 /**
+ * Attacks inside longer data, the way indirect injections reach an agent: each attack source's
+ * attacks, each put at a random place among benign texts of DOCUMENT_CARRIER (agent conversations)
+ * about DOCUMENT_CHARS long (bench/support/documents.ts), and scored as a tool output. For each attack
+ * source the model is trained without that source and without the carrier, so neither the attack
+ * nor its surroundings were seen; documents of carrier texts alone, scored by every fold's model,
+ * give the FPR.
+ */
+export function evalInjectionInDocuments() {
+  const pool = loadInjectionPool();
+  const documentWith = documentMaker(carrierTexts(pool));
+  const field = 'toolCalls[0].output';
+  const inDocument = (text: string, model: LinearModel) =>
+    detectText(text, field, { injectionModel: model }).some(isInjectionFinding);
+  const plain = Array.from({ length: 300 }, () => documentWith());
+  const examples = pool
+    .filter((r) => sourceOf(r) !== DOCUMENT_CARRIER)
+    .flatMap((r) => textExamples(r, sourceOf(r)));
+  const synthetic = syntheticExamples();
+  const sources = [...new Set(pool.filter((r) => r.label === 'injection').map(sourceOf))].sort();
+  const table: Array<Record<string, string | number>> = [];
+  const per: Array<{ alone: number; doc: number; vardDoc: number; fpr: number; n: number }> = [];
+  for (const s of sources) {
+    const attacks = pool.filter((r) => sourceOf(r) === s && r.label === 'injection').map((r) => r.text);
+    const { model } = trainInjectionModel([...examples.filter((e) => e.group !== s), ...synthetic]);
+    let alone = 0;
+    let doc = 0;
+    let vardDoc = 0;
+    for (const a of attacks) {
+      const d = documentWith(a);
+      alone += +flags(a, model);
+      doc += +inDocument(d, model);
+      vardDoc += +vardFlags(d);
+    }
+    const fpr = plain.filter((d) => inDocument(d, model)).length / plain.length;
+    const n = attacks.length;
+    per.push({ alone: alone / n, doc: doc / n, vardDoc: vardDoc / n, fpr, n });
+    table.push({
+      source: s,
+      attacks: n,
+      'warden R alone': f3(alone / n),
+      'warden R in a document': f3(doc / n),
+      'documents alone FPR': f3(fpr),
+      'vard R in a document': f3(vardDoc / n),
+    });
+  }
+  const macroOf = (rows: typeof per, label: string) => ({
+    source: label,
+    attacks: '',
+    'warden R alone': f3(mean(rows.map((p) => p.alone))),
+    'warden R in a document': f3(mean(rows.map((p) => p.doc))),
+    'documents alone FPR': f3(mean(rows.map((p) => p.fpr))),
+    'vard R in a document': f3(mean(rows.map((p) => p.vardDoc))),
+  });
+  const vardPlain = plain.filter((d) => vardFlags(d)).length / plain.length;
+  console.log(
+    `\n## Attacks inside documents (leave-one-source-out; ${DOCUMENT_CARRIER} texts as the document, held out too)\n` +
+      `Each attack at a random place among ${DOCUMENT_CARRIER} texts, about ${DOCUMENT_CHARS} characters in all, scored as\n` +
+      `a tool output by a model trained without the attack's source and without ${DOCUMENT_CARRIER}. "alone" is\n` +
+      `the same attack by itself under that model (as a prompt). FPR: ${plain.length} documents without an attack,\n` +
+      `per fold's model (vard flags ${f3(vardPlain)} of them).`,
+  );
+  printTable([
+    ...table,
+    macroOf(per, 'MACRO mean'),
+    macroOf(
+      per.filter((p) => p.n >= 20),
+      'MACRO, sources with >= 20 attacks',
+    ),
+  ]);
+}
+
+/**
  * Secondary: a random split of the pool (FNV-1a(id) % 5 == 0 held out), model trained on the rest.
  * Rows of one source share templates, so this measures memory more than detection.
  */
@@ -380,6 +453,7 @@ export function evalPii() {
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Eval data: ${evalDir}`);
   evalInjectionLoso();
+  evalInjectionInDocuments();
   evalInjectionRandomSplit();
   evalObfuscations();
   evalResponseLeaks();

@@ -4,6 +4,10 @@
  * recall / FPR (model alone and rules + model) like the eval's headline, without vard.
  *
  *   npx tsx bench/loso-lab.ts '{"l2":1e-4}' '{"balance":"source"}'
+ *
+ * LAB_VERBOSE=1 prints every source; LAB_SHIFTS=0,-0.3 scores each model with its bias shifted too;
+ * LAB_EMBED=4000 also scores each attack inside a document of a held-out source (LAB_CARRIER);
+ * LAB_SMALL_WINDOWS=600 also scores (and trains on benign) windows of that many characters.
  */
 import { combineEvidence } from '@warden/shared/detectors/finding';
 import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
@@ -15,6 +19,8 @@ import {
 } from '@warden/shared/detectors/injection-features';
 import { buildViews } from '@warden/shared/detectors/views';
 import { loadInjectionPool, sourceOf } from './support/eval-data';
+import { carrierTexts, DOCUMENT_CARRIER, documentMaker } from './support/documents';
+import { syntheticRows } from './support/synthetic';
 import {
   textExamples,
   syntheticExamples,
@@ -30,6 +36,8 @@ interface Prepared {
   rules: number[];
   /** Feature buckets of every window of every view the model reads. */
   windows: Uint32Array[];
+  /** The attack inside a document (LAB_EMBED): its rule evidence and windows. */
+  doc?: { rules: number[]; windows: Uint32Array[] };
 }
 
 function modelTexts(text: string): string[] {
@@ -47,22 +55,67 @@ function modelTexts(text: string): string[] {
   return out;
 }
 
-const pool = loadInjectionPool();
-const t0 = performance.now();
-const prepared: Prepared[] = pool.map((r) => {
-  const fv = buildViews(r.text);
+const SMALL = Number(process.env.LAB_SMALL_WINDOWS ?? 0);
+/** Feature buckets of every window the model reads in `text` (every view; small windows too with LAB_SMALL_WINDOWS). */
+function textWindows(text: string): Uint32Array[] {
   const windows: Uint32Array[] = [];
-  for (const t of modelTexts(r.text)) {
+  for (const t of modelTexts(text)) {
     const m = modelReadable(t);
     for (const [s, e] of modelWindows(m)) windows.push(featureIndices(m.slice(s, e)));
-    const small = Number(process.env.LAB_SMALL_WINDOWS ?? 0);
-    if (small && m.length > small)
-      for (const [s, e] of modelWindows(m, small)) windows.push(featureIndices(m.slice(s, e)));
+    if (SMALL && m.length > SMALL)
+      for (const [s, e] of modelWindows(m, SMALL)) windows.push(featureIndices(m.slice(s, e)));
   }
-  return { source: sourceOf(r), y: r.label === 'injection' ? 1 : 0, rules: ruleEvidence(fv), windows };
+  return windows;
+}
+
+// LAB_EMBED=<chars>: every attack is also scored inside a document of about that many characters of
+// LAB_CARRIER's benign texts (bench/support/documents.ts; as a tool output), a source no model then
+// trains on; documents of its texts alone give the false-positive rate at that length.
+const EMBED = Number(process.env.LAB_EMBED ?? 0);
+const CARRIER = process.env.LAB_CARRIER ?? DOCUMENT_CARRIER;
+const everyRow = loadInjectionPool();
+const t0 = performance.now();
+const pool = EMBED ? everyRow.filter((r) => sourceOf(r) !== CARRIER) : everyRow;
+const embedded = EMBED ? documentMaker(carrierTexts(everyRow, CARRIER), EMBED) : undefined;
+const plainDocs = Array.from({ length: embedded ? 300 : 0 }, () => {
+  const doc = embedded!();
+  return { rules: ruleEvidence(buildViews(doc), true), windows: textWindows(doc) };
+});
+const prepared: Prepared[] = pool.map((r) => {
+  const y = r.label === 'injection' ? 1 : 0;
+  const row: Prepared = {
+    source: sourceOf(r),
+    y,
+    rules: ruleEvidence(buildViews(r.text)),
+    windows: textWindows(r.text),
+  };
+  if (embedded && y) {
+    const doc = embedded(r.text);
+    row.doc = { rules: ruleEvidence(buildViews(doc), true), windows: textWindows(doc) };
+  }
+  return row;
 });
 const examples: Example[] = pool.flatMap((r, i) => textExamples(r, prepared[i]!.source));
 const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples();
+// With small windows, benign texts' small windows are negatives too (the model scores them).
+if (SMALL) {
+  const benignChunks = (text: string, id: string, group: string): Example[] => {
+    const m = modelReadable(buildViews(text, { derived: false }).normalized.text);
+    if (m.length <= SMALL) return [];
+    return modelWindows(m, SMALL).map(([s, e], k) => ({
+      id: `${id}#s${k}`,
+      x: featureIndices(m.slice(s, e)),
+      y: 0,
+      group,
+    }));
+  };
+  pool.forEach((r, i) => {
+    if (r.label === 'benign') examples.push(...benignChunks(r.text, r.id, prepared[i]!.source));
+  });
+  if (!process.env.LAB_NO_SYNTH)
+    for (const r of syntheticRows())
+      if (r.label === 'benign') synth.push(...benignChunks(r.text, r.id, r.source));
+}
 process.stderr.write(
   `prepared ${pool.length} rows + ${synth.length} synthetic in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
 );
@@ -78,6 +131,8 @@ interface Cfg extends TrainingOptions {
 
 const subs = new Map<string, number[]>();
 const SHIFTS = (process.env.LAB_SHIFTS ?? '0').split(',').map(Number);
+/** Per shift, the false-positive rate of each fold's model on the carrier-only documents. */
+const docFpr = new Map<string, number[]>();
 
 function run(cfg: Cfg) {
   const probs = new Map<string, Float64Array>();
@@ -88,22 +143,53 @@ function run(cfg: Cfg) {
     for (const shift of SHIFTS) {
       const m = { ...model, bias: model.bias + shift };
       const out = probs.get(String(shift)) ?? new Float64Array(prepared.length);
+      const docOut = probs.get(`doc${shift}`) ?? new Float64Array(prepared.length);
       for (const i of idx) {
         let prob = 0;
         for (const w of prepared[i]!.windows) prob = Math.max(prob, scoreFeatures(m, w));
         out[i] = prob;
+        let docProb = 0;
+        for (const w of prepared[i]!.doc?.windows ?? []) docProb = Math.max(docProb, scoreFeatures(m, w));
+        docOut[i] = docProb;
       }
       probs.set(String(shift), out);
+      probs.set(`doc${shift}`, docOut);
+      const flagged = plainDocs.filter((d) => {
+        let p = 0;
+        for (const w of d.windows) p = Math.max(p, scoreFeatures(m, w));
+        const ev = [...d.rules];
+        if (p >= cfg.floor) ev.push(p);
+        return combineEvidence(ev) >= INJECTION_THRESHOLD;
+      }).length;
+      docFpr.set(String(shift), [
+        ...(docFpr.get(String(shift)) ?? []),
+        flagged / Math.max(1, plainDocs.length),
+      ]);
     }
   }
-  for (const shift of SHIFTS) report({ ...cfg, shift } as Cfg, probs.get(String(shift))!);
+  for (const shift of SHIFTS)
+    report({ ...cfg, shift } as Cfg, probs.get(String(shift))!, probs.get(`doc${shift}`)!);
+  docFpr.clear();
 }
 
-function report(cfg: Cfg, probs: Float64Array) {
-  const per: Array<{ s: string; mR: number; mF: number; wR: number; wF: number; pos: number; neg: number }> =
-    [];
+function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
+  const per: Array<{
+    s: string;
+    mR: number;
+    mF: number;
+    wR: number;
+    wF: number;
+    dR: number;
+    pos: number;
+    neg: number;
+  }> = [];
+  const flags = (rules: number[], prob: number) => {
+    const ev = [...rules];
+    if (prob >= cfg.floor) ev.push(prob);
+    return combineEvidence(ev) >= INJECTION_THRESHOLD && (rules.length > 0 || prob >= (cfg.alone ?? 0));
+  };
   for (const s of sources) {
-    const c = { mtp: 0, mfp: 0, wtp: 0, wfp: 0, pos: 0, neg: 0 };
+    const c = { mtp: 0, mfp: 0, wtp: 0, wfp: 0, dtp: 0, pos: 0, neg: 0 };
     prepared.forEach((p, i) => {
       if (p.source !== s) return;
       const prob = probs[i]!;
@@ -112,15 +198,13 @@ function report(cfg: Cfg, probs: Float64Array) {
         const t = subs.get(sub) ?? [0, 0];
         subs.set(sub, [t[0]! + 1, t[1]! + (prob >= 0.5 ? 1 : 0)]);
       }
-      const ev = [...p.rules];
-      if (prob >= cfg.floor) ev.push(prob);
       const m = prob >= INJECTION_THRESHOLD;
-      const w =
-        combineEvidence(ev) >= INJECTION_THRESHOLD && (p.rules.length > 0 || prob >= (cfg.alone ?? 0));
+      const w = flags(p.rules, prob);
       if (p.y) {
         c.pos++;
         c.mtp += +m;
         c.wtp += +w;
+        if (p.doc) c.dtp += +flags(p.doc.rules, docProbs[i]!);
       } else {
         c.neg++;
         c.mfp += +m;
@@ -133,6 +217,7 @@ function report(cfg: Cfg, probs: Float64Array) {
       mF: c.mfp / c.neg,
       wR: c.wtp / c.pos,
       wF: c.wfp / c.neg,
+      dR: c.dtp / c.pos,
       pos: c.pos,
       neg: c.neg,
     });
@@ -148,13 +233,18 @@ function report(cfg: Cfg, probs: Float64Array) {
   if (process.env.LAB_VERBOSE)
     for (const r of per)
       console.log(
-        `  ${r.s.padEnd(44)} model R ${f(r.mR)} FPR ${f(r.mF)}  warden R ${f(r.wR)} FPR ${f(r.wF)}`,
+        `  ${r.s.padEnd(44)} model R ${f(r.mR)} FPR ${f(r.mF)}  warden R ${f(r.wR)} FPR ${f(r.wF)}` +
+          (EMBED ? `  in a document R ${f(r.dR)}` : ''),
       );
   console.log(
     `${JSON.stringify(cfg)}\n  model  R ${f(mean(per.map((r) => r.mR)))} FPR ${f(mean(per.map((r) => r.mF)))} worstFPR ${f(max(per.map((r) => r.mF)))}` +
       `\n  warden R ${f(mean(per.map((r) => r.wR)))} FPR ${f(mean(per.map((r) => r.wF)))} worstFPR ${f(max(per.map((r) => r.wF)))}` +
       // Sources with a handful of rows of a label swing the macro figure by a row: the same without them.
-      `\n  warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.wR : NaN))))} FPR ${f(mean(per.map((r) => (r.neg >= 20 ? r.wF : NaN))))}`,
+      `\n  warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.wR : NaN))))} FPR ${f(mean(per.map((r) => (r.neg >= 20 ? r.wF : NaN))))}` +
+      (EMBED
+        ? `\n  in a ${EMBED}-character ${CARRIER} document: warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.dR : NaN))))}` +
+          ` FPR (documents alone, mean of the folds) ${f(mean(docFpr.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []))}`
+        : ''),
   );
 }
 
