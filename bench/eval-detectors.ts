@@ -3,7 +3,8 @@
  * WARDEN_EVAL_DIR; never committed):
  *   npm run eval:detectors
  * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard).
- * Then the attacks put inside documents of a held-out benign source, a random split of the pool, the obfuscation families (bench/gen-obfuscations.ts) and PII.
+ * Then attacks put inside documents of a held-out benign source, a random split of the pool, the
+ * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
