@@ -13,6 +13,7 @@ import { combineEvidence } from '@warden/shared/detectors/finding';
 import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
 import {
   featureIndices,
+  type LinearModel,
   modelReadable,
   modelWindows,
   scoreFeatures,
@@ -134,6 +135,20 @@ const SHIFTS = (process.env.LAB_SHIFTS ?? '0').split(',').map(Number);
 /** Per shift, the false-positive rate of each fold's model on the carrier-only documents. */
 const docFpr = new Map<string, number[]>();
 
+/** The model's best window score (0 without windows). */
+function bestScore(m: LinearModel, windows: Uint32Array[]): number {
+  let best = 0;
+  for (const w of windows) best = Math.max(best, scoreFeatures(m, w));
+  return best;
+}
+
+/** Warden's verdict from rule evidence and a model score, combined as the detector does. */
+function flags(cfg: Cfg, rules: number[], prob: number): boolean {
+  const ev = [...rules];
+  if (prob >= cfg.floor) ev.push(prob);
+  return combineEvidence(ev) >= INJECTION_THRESHOLD && (rules.length > 0 || prob >= (cfg.alone ?? 0));
+}
+
 function run(cfg: Cfg) {
   const probs = new Map<string, Float64Array>();
   for (const s of sources) {
@@ -145,22 +160,12 @@ function run(cfg: Cfg) {
       const out = probs.get(String(shift)) ?? new Float64Array(prepared.length);
       const docOut = probs.get(`doc${shift}`) ?? new Float64Array(prepared.length);
       for (const i of idx) {
-        let prob = 0;
-        for (const w of prepared[i]!.windows) prob = Math.max(prob, scoreFeatures(m, w));
-        out[i] = prob;
-        let docProb = 0;
-        for (const w of prepared[i]!.doc?.windows ?? []) docProb = Math.max(docProb, scoreFeatures(m, w));
-        docOut[i] = docProb;
+        out[i] = bestScore(m, prepared[i]!.windows);
+        docOut[i] = bestScore(m, prepared[i]!.doc?.windows ?? []);
       }
       probs.set(String(shift), out);
       probs.set(`doc${shift}`, docOut);
-      const flagged = plainDocs.filter((d) => {
-        let p = 0;
-        for (const w of d.windows) p = Math.max(p, scoreFeatures(m, w));
-        const ev = [...d.rules];
-        if (p >= cfg.floor) ev.push(p);
-        return combineEvidence(ev) >= INJECTION_THRESHOLD;
-      }).length;
+      const flagged = plainDocs.filter((d) => flags(cfg, d.rules, bestScore(m, d.windows))).length;
       docFpr.set(String(shift), [
         ...(docFpr.get(String(shift)) ?? []),
         flagged / Math.max(1, plainDocs.length),
@@ -183,11 +188,6 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
     pos: number;
     neg: number;
   }> = [];
-  const flags = (rules: number[], prob: number) => {
-    const ev = [...rules];
-    if (prob >= cfg.floor) ev.push(prob);
-    return combineEvidence(ev) >= INJECTION_THRESHOLD && (rules.length > 0 || prob >= (cfg.alone ?? 0));
-  };
   for (const s of sources) {
     const c = { mtp: 0, mfp: 0, wtp: 0, wfp: 0, dtp: 0, pos: 0, neg: 0 };
     prepared.forEach((p, i) => {
@@ -199,12 +199,12 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
         subs.set(sub, [t[0]! + 1, t[1]! + (prob >= 0.5 ? 1 : 0)]);
       }
       const m = prob >= INJECTION_THRESHOLD;
-      const w = flags(p.rules, prob);
+      const w = flags(cfg, p.rules, prob);
       if (p.y) {
         c.pos++;
         c.mtp += +m;
         c.wtp += +w;
-        if (p.doc) c.dtp += +flags(p.doc.rules, docProbs[i]!);
+        if (p.doc) c.dtp += +flags(cfg, p.doc.rules, docProbs[i]!);
       } else {
         c.neg++;
         c.mfp += +m;
