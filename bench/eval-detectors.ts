@@ -2,7 +2,8 @@
  * Scores the detectors on the reference pool (read at run time from ../shared/eval, or
  * WARDEN_EVAL_DIR; never committed):
  *   npm run eval:detectors
- * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard).
+ * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard), and
+ * Warden's and vard's by subset of a source (attack method, language).
  * Then attacks put inside documents of a held-out benign source, a random split of the pool, the
  * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
  */
@@ -97,15 +98,37 @@ interface Scored {
 }
 const scored = (): Scored => ({ warden: empty(), rules: empty(), model: empty(), vard: empty() });
 
-function scoreRows(rows: InjectionRow[], model: LinearModel, into: Scored) {
+/**
+ * Scores `rows` into `into`; with `bySubset`, Warden's and vard's verdicts are also tallied under each
+ * row's subset (subsetOf).
+ */
+function scoreRows(rows: InjectionRow[], model: LinearModel, into: Scored, bySubset?: Map<string, Scored>) {
   for (const r of rows) {
     const actual = r.label === 'injection';
-    tally(into.warden, flags(r.text, model), actual);
+    const warden = flags(r.text, model);
+    const vard = vardFlags(r.text);
+    tally(into.warden, warden, actual);
     tally(into.rules, flags(r.text, NO_MODEL), actual);
     tally(into.model, scoreModelViews(buildViews(r.text), model).probability >= INJECTION_THRESHOLD, actual);
-    tally(into.vard, vardFlags(r.text), actual);
+    tally(into.vard, vard, actual);
+    if (!bySubset) continue;
+    const key = subsetOf(r);
+    if (!bySubset.has(key)) bySubset.set(key, scored());
+    tally(bySubset.get(key)!.warden, warden, actual);
+    tally(bySubset.get(key)!.vard, vard, actual);
   }
 }
+
+/**
+ * A row's subset: its source and the first word after the source's ':' (an attack method such as
+ * JailbreakBench's GCG or PAIR, a language, a benchmark's part), or the source alone.
+ */
+const subsetOf = (r: InjectionRow) => {
+  const rest = r.source.slice(sourceOf(r).length + 1).split(' ')[0];
+  return rest ? `${sourceOf(r)} · ${rest}` : sourceOf(r);
+};
+/** Subsets smaller than this (of a label) are left out of the per-subset table. */
+const SUBSET_MIN = 20;
 
 export interface LosoSummary {
   macroRecall: Record<keyof Scored, number>;
@@ -130,6 +153,7 @@ export function evalInjectionLoso(): LosoSummary {
   });
   const sources = [...bySource.keys()].sort();
   const results = new Map<string, Scored>();
+  const bySubset = new Map<string, Scored>();
   for (const s of sources) {
     const idx = new Set(bySource.get(s));
     const { model } = trainInjectionModel([...examples.filter((e) => e.group !== s), ...synthetic]);
@@ -138,6 +162,7 @@ export function evalInjectionLoso(): LosoSummary {
       [...idx].map((i) => pool[i]!),
       model,
       res,
+      bySubset,
     );
     results.set(s, res);
     process.stderr.write(
@@ -195,6 +220,32 @@ export function evalInjectionLoso(): LosoSummary {
       'benign rows flagged; macro = unweighted mean over the sources that have that label.',
   );
   printTable([...table, macro, sizeable, worst]);
+  // Sources mix kinds of text (attack methods, languages) that a macro over sources hides.
+  const subsets = [...bySubset.keys()].filter((k) => k.includes(' · ')).sort();
+  const subsetRows = subsets.flatMap((k) => {
+    const { warden, vard } = bySubset.get(k)!;
+    const pos = warden.tp + warden.fn;
+    const neg = warden.fp + warden.tn;
+    if (pos < SUBSET_MIN && neg < SUBSET_MIN) return [];
+    const w = rates(warden);
+    const v = rates(vard);
+    const big = (n: number, x: number) => (n >= SUBSET_MIN ? f3(x) : '-');
+    return [
+      {
+        subset: k,
+        injections: pos,
+        benign: neg,
+        'warden R': big(pos, w.recall),
+        'warden FPR': big(neg, w.fpr),
+        'vard R': big(pos, v.recall),
+        'vard FPR': big(neg, v.fpr),
+      },
+    ];
+  });
+  console.log(
+    `\nThe same leave-one-source-out verdicts by subset (the first word after a source's ':'; ${SUBSET_MIN}+ rows of a label):`,
+  );
+  printTable(subsetRows);
   return summary;
 }
 
