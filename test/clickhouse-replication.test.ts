@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClickhouseReplicas, type ClickhouseReplicaSet } from '@warden/cli';
+import { isAlive, startClickhouseReplicas, type ClickhouseReplicaSet } from '@warden/cli';
 import { injectionAttemptsByUser } from '@warden/shared/analytics/detections';
 import { overview } from '@warden/shared/analytics/overview';
 import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
@@ -337,4 +337,40 @@ describe('replicated ClickHouse', () => {
         ),
       ).toEqual(empty);
   }, 240_000);
+
+  it('a replica holding parts ZooKeeper never registered (a kill mid-insert) starts again and keeps what ZooKeeper lists', async () => {
+    // Copies of a part under names no replica registered are what an insert the server wrote but
+    // never acknowledged leaves behind; this many make ClickHouse refuse to attach the table.
+    const table = `${db}.unregistered_parts`;
+    for (const [i, client] of [r1, r2].entries())
+      await client.command({
+        query: `CREATE TABLE ${table} (x UInt64) ENGINE = ReplicatedMergeTree('/clickhouse/tables/${db}/unregistered_parts', 'r${i + 1}') ORDER BY x`,
+      });
+    await r1.command({ query: `INSERT INTO ${table} SELECT number FROM system.numbers LIMIT 1000` });
+    await eventually(
+      () => count(r2, `SELECT count() AS n FROM ${table}`),
+      (n) => n === 1000,
+      30_000,
+    );
+    set.kill(1);
+    await eventually(
+      async () => isAlive(set.replicas[1]!.pid),
+      (alive) => !alive,
+      10_000,
+    );
+    const dataDir = join(set.replicas[1]!.dir, 'data', 'data', db, 'unregistered_parts');
+    const part = readdirSync(dataDir).find((name) => name.startsWith('all_'))!;
+    for (let k = 0; k < 6; k++)
+      cpSync(join(dataDir, part), join(dataDir, `all_${900 + k}_${900 + k}_0`), { recursive: true });
+
+    await set.restart(1);
+    expect(
+      await eventually(
+        () => count(r2, `SELECT count() AS n FROM ${table}`),
+        (n) => n === 1000,
+        30_000,
+      ),
+    ).toBe(1000);
+    expect(readdirSync(join(dataDir, 'detached')).filter((name) => name.includes('_90'))).toHaveLength(6);
+  }, 120_000);
 });

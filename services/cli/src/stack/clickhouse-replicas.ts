@@ -1,3 +1,4 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { startClickhouse, waitForClickhouse, type ClickhouseReplication } from './clickhouse';
@@ -32,6 +33,22 @@ export interface ClickhouseReplicaOptions {
   replicas?: number;
   cluster?: string;
   progress?: (line: string) => void;
+}
+
+/**
+ * A replica killed mid-insert may hold parts it wrote but never registered in ZooKeeper (inserts it
+ * never acknowledged). With more of them than its sanity limits allow, ClickHouse refuses to attach
+ * the table and the server exits at start ("The local set of parts … doesn't look like the set of
+ * parts in ZooKeeper"); a retry meets the same parts. The documented way out is the flag file
+ * `<data>/flags/force_restore_data`: the server then moves those parts to `detached/` and fetches
+ * what ZooKeeper lists from the other replica (the server removes the flag once it is up).
+ */
+const refusedUnregisteredParts = (errorLog: string) =>
+  existsSync(errorLog) && readFileSync(errorLog, 'utf8').includes("doesn't look like the set of parts");
+function allowPartRestore(replicaDir: string): void {
+  const flags = resolve(replicaDir, 'data', 'flags');
+  mkdirSync(flags, { recursive: true });
+  writeFileSync(resolve(flags, 'force_restore_data'), '');
 }
 
 /** How often a start is tried on fresh ports when a server exits before it answers. */
@@ -114,6 +131,7 @@ async function startOnce(
         } catch (err) {
           if (!(err instanceof ExitedBeforeHealthyError) || attempt >= startAttempts) throw err;
           progress(`${err.message}\n(restart try ${attempt} of ${startAttempts}; trying again in 2 s)`);
+          if (refusedUnregisteredParts(watch(i).logFile)) allowPartRestore(replicas[i]!.dir);
           await setTimeout(2000);
         }
       }
