@@ -111,21 +111,22 @@ function scoreRows(rows: InjectionRow[], model: LinearModel, into: Scored, bySub
     tally(into.rules, flags(r.text, NO_MODEL), actual);
     tally(into.model, scoreModelViews(buildViews(r.text), model).probability >= INJECTION_THRESHOLD, actual);
     tally(into.vard, vard, actual);
-    if (!bySubset) continue;
-    const key = subsetOf(r);
-    if (!bySubset.has(key)) bySubset.set(key, scored());
-    tally(bySubset.get(key)!.warden, warden, actual);
-    tally(bySubset.get(key)!.vard, vard, actual);
+    const key = bySubset && subsetOf(r);
+    if (!key) continue;
+    let sub = bySubset.get(key);
+    if (!sub) bySubset.set(key, (sub = scored()));
+    tally(sub.warden, warden, actual);
+    tally(sub.vard, vard, actual);
   }
 }
 
 /**
  * A row's subset: its source and the first word after the source's ':' (an attack method such as
- * JailbreakBench's GCG or PAIR, a language, a benchmark's part), or the source alone.
+ * JailbreakBench's GCG or PAIR, a language, a benchmark's part); undefined when the source names none.
  */
 const subsetOf = (r: InjectionRow) => {
   const rest = r.source.slice(sourceOf(r).length + 1).split(' ')[0];
-  return rest ? `${sourceOf(r)} · ${rest}` : sourceOf(r);
+  return rest ? `${sourceOf(r)} · ${rest}` : undefined;
 };
 /** Subsets smaller than this (of a label) are left out of the per-subset table. */
 const SUBSET_MIN = 20;
@@ -221,7 +222,7 @@ export function evalInjectionLoso(): LosoSummary {
   );
   printTable([...table, macro, sizeable, worst]);
   // Sources mix kinds of text (attack methods, languages) that a macro over sources hides.
-  const subsets = [...bySubset.keys()].filter((k) => k.includes(' · ')).sort();
+  const subsets = [...bySubset.keys()].sort();
   const subsetRows = subsets.flatMap((k) => {
     const { warden, vard } = bySubset.get(k)!;
     const pos = warden.tp + warden.fn;
