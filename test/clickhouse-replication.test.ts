@@ -342,10 +342,12 @@ describe('replicated ClickHouse', () => {
     // Copies of a part under names no replica registered are what an insert the server wrote but
     // never acknowledged leaves behind; this many make ClickHouse refuse to attach the table.
     const table = `${db}.unregistered_parts`;
-    for (const [i, client] of [r1, r2].entries())
+    for (const [i, client] of [r1, r2].entries()) {
+      await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
       await client.command({
         query: `CREATE TABLE ${table} (x UInt64) ENGINE = ReplicatedMergeTree('/clickhouse/tables/${db}/unregistered_parts', 'r${i + 1}') ORDER BY x`,
       });
+    }
     await r1.command({ query: `INSERT INTO ${table} SELECT number FROM system.numbers LIMIT 1000` });
     await eventually(
       () => count(r2, `SELECT count() AS n FROM ${table}`),
