@@ -145,7 +145,7 @@ function addConcept(c: number, at: number, n: number): number {
  */
 export function conceptBuckets(): Set<number> {
   const out = new Set<number>();
-  const count = Object.keys(CONCEPT_LEXICON).length;
+  const count = CONCEPT_NAMES.length;
   for (let c = 1; c <= count; c++) {
     out.add(mix(0xc0c0, c) & MASK);
     for (let d = c + 1; d <= count; d++) out.add(mix(0xc0c1, c * 256 + d) & MASK);
