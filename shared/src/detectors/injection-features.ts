@@ -119,18 +119,22 @@ let priorAt = 0;
 /** The concepts the latest scan met: bit c - 1 for concept c (there are fewer than 32). */
 let conceptMask = 0;
 
+/** Hash of concept `c`'s feature. */
+const conceptHash = (c: number) => mix(0xc0c0, c);
+/** Hash of the feature of concepts `a` and `b` near each other (either order). */
+const conceptPairHash = (a: number, b: number) => mix(0xc0c1, Math.min(a, b) * 256 + Math.max(a, b));
+
 /** Adds concept `c`, seen at token `at`, and its pairs with the recent concepts near it. */
 function addConcept(c: number, at: number, n: number): number {
   conceptMask |= 1 << (c - 1);
-  n = addBucket(mix(0xc0c0, c), n);
+  n = addBucket(conceptHash(c), n);
   if (c === lastConcept) {
     lastAt = at;
     return n;
   }
-  if (lastConcept && at - lastAt <= PAIR_DISTANCE)
-    n = addBucket(mix(0xc0c1, Math.min(c, lastConcept) * 256 + Math.max(c, lastConcept)), n);
+  if (lastConcept && at - lastAt <= PAIR_DISTANCE) n = addBucket(conceptPairHash(c, lastConcept), n);
   if (priorConcept && priorConcept !== c && at - priorAt <= PAIR_DISTANCE)
-    n = addBucket(mix(0xc0c1, Math.min(c, priorConcept) * 256 + Math.max(c, priorConcept)), n);
+    n = addBucket(conceptPairHash(c, priorConcept), n);
   priorConcept = lastConcept;
   priorAt = lastAt;
   lastConcept = c;
@@ -147,8 +151,8 @@ export function conceptBuckets(): Set<number> {
   const out = new Set<number>();
   const count = CONCEPT_NAMES.length;
   for (let c = 1; c <= count; c++) {
-    out.add(mix(0xc0c0, c) & MASK);
-    for (let d = c + 1; d <= count; d++) out.add(mix(0xc0c1, c * 256 + d) & MASK);
+    out.add(conceptHash(c) & MASK);
+    for (let d = c + 1; d <= count; d++) out.add(conceptPairHash(c, d) & MASK);
   }
   return out;
 }
