@@ -37,41 +37,90 @@ const ROT13_COMMON = /\b(?:gur|naq|lbh|lbhe|nyy|guvf|jvgu|sebz|gung|ner|sbe)\b/g
 /**
  * Both in one pass (group 1: a hint; otherwise a common word). Every match of either is one whole
  * word ("rot 13" is two, neither of them common), so no match of one can hide a match of the other:
- * the matches of this are those of ROT13_HINT and ROT13_COMMON interleaved, and looksRot13 gives
+ * the matches of this are those of ROT13_HINT and ROT13_COMMON interleaved, and rot13Evidence gives
  * the answer the two separate scans gave, in one scan of the text instead of two.
  */
 const ROT13_ANY = new RegExp(`(${ROT13_HINT.source})|${ROT13_COMMON.source}`, 'gi');
 
-/** A ROT13 hint word, or two different ROT13 common words. */
-function looksRot13(text: string): boolean {
+/**
+ * How sure a text is ROT13: 2 for a hint word or two different ROT13 common words, 1 for one common
+ * word, 0 for none.
+ */
+function rot13Evidence(text: string): 0 | 1 | 2 {
   ROT13_ANY.lastIndex = 0;
   let first: string | undefined;
   for (let m = ROT13_ANY.exec(text); m; m = ROT13_ANY.exec(text)) {
-    if (m[1] !== undefined) return true;
+    if (m[1] !== undefined) return 2;
     const word = m[0].toLowerCase();
     if (first === undefined) first = word;
-    else if (word !== first) return true;
+    else if (word !== first) return 2;
   }
-  return false;
+  return first === undefined ? 0 : 1;
 }
 
-/** Share of decoded characters that look like language (letters, digits, spaces, punctuation). */
+/**
+ * Leetspeak's stand-ins as the ROT13 of the letters they stand for (0 is o, whose ROT13 is b): text
+ * that was leeted and then rotated ("l0h 4e3" for "you are") shows its ROT13 words again. ROT13 only
+ * moves letters, so its digits are the leet of the plain text.
+ */
+const LEET_AS_ROT13: Record<string, string> = {
+  '0': 'b',
+  '1': 'v',
+  '3': 'r',
+  '4': 'n',
+  '5': 'f',
+  '7': 'g',
+  '8': 'o',
+  '9': 't',
+  '@': 'n',
+  $: 'f',
+  '!': 'v',
+};
+const LEET_CHARS = /[0134578@$!9]/g;
+
+/**
+ * A ROT13 hint word, or two different ROT13 common words; also read with leetspeak's stand-ins
+ * rotated when the text is a decoded one (rare and short) or already shows one common word, so
+ * leetspeak under ROT13 (a mix of two) is found without a second scan of every field.
+ */
+function looksRot13(text: string, decoded: boolean): boolean {
+  const evidence = rot13Evidence(text);
+  if (evidence === 2) return true;
+  if (!decoded && evidence === 0) return false;
+  LEET_CHARS.lastIndex = 0;
+  if (!LEET_CHARS.test(text)) return false;
+  return rot13Evidence(text.replace(LEET_CHARS, (c) => LEET_AS_ROT13[c]!)) === 2;
+}
+
+/**
+ * Share of decoded characters that look like language (letters, digits, spaces, punctuation). A run
+ * of one repeated symbol (a table's rule "-----", "=====") counts as one character: a document's
+ * separators are not noise.
+ */
 function readable(s: string): boolean {
   if (s.length < 6) return false;
+  let n = 0;
   let good = 0;
   let letters = 0;
   // Digits, @, $ and ! stand in for letters in leetspeak: decoded leet text is text too.
   let leet = 0;
   let spaces = 0;
+  let prev = -1;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
+    const repeat = c === prev;
+    prev = c;
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0x7f;
+    const digit = (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
+    // Printable symbols and tabs only: a run of control bytes stays as noisy as it was.
+    if (repeat && !letter && !digit && (c === 9 || (c > 32 && c < 127))) continue;
+    n++;
     if (c === 0xfffd || (c < 32 && c !== 10 && c !== 13 && c !== 9)) continue;
     good++;
-    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0x7f) letters++;
-    else if ((c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33) leet++;
+    if (letter) letters++;
+    else if (digit) leet++;
     if (c === 32) spaces++;
   }
-  const n = s.length;
   return good / n > 0.95 && letters / n > 0.3 && (letters + leet) / n > 0.55 && (spaces > 0 || n < 40);
 }
 
@@ -187,7 +236,7 @@ function visit(st: DecodeState, at: Place): void {
   // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of named
   // references, numeric ones mapped as browsers map them.
   if (holdsTwo(at.text, '&', HTML_ENTITY)) decodeWhole(st, at, 'html_entity', decodeHTML);
-  if (looksRot13(at.text)) decodeWhole(st, at, 'rot13', rot13);
+  if (looksRot13(at.text, !at.top)) decodeWhole(st, at, 'rot13', rot13);
 }
 
 /** The whole text decoded as one segment: it is escaped or rotated throughout, not in runs. */

@@ -25,13 +25,23 @@ const zeroWidth = (s: string) => s.replace(/([a-z])([a-z])/g, '$1\u200b$2');
 const leet = (s: string) => s.replace(/[aeio]/g, (c) => ({ a: '4', e: '3', i: '1', o: '0' })[c]!);
 const percent = (s: string) =>
   [...s].map((c, i) => (i % 2 ? '%' + c.charCodeAt(0).toString(16) : c)).join('');
+const percentAll = (s: string) =>
+  [...Buffer.from(s)].map((b) => '%' + b.toString(16).padStart(2, '0').toUpperCase()).join('');
+/** A text inside a plain-text table: its rules ("-----") are a third of the characters. */
+const ruled = (s: string) =>
+  `Invoice 2023\n${'-'.repeat(40)}\nItem\t\t\tAmount\n${'-'.repeat(40)}\n${s}\n${'-'.repeat(40)}`;
 const code = (c: string, radix: number) => c.charCodeAt(0).toString(radix);
 const htmlDecimal = (s: string) => [...s].map((c) => `&#${code(c, 10)};`).join('');
 const htmlHex = (s: string) => [...s].map((c) => `&#x${code(c, 16)};`).join('');
 const unicodeEscapes = (s: string) => [...s].map((c) => `\\u${code(c, 16).padStart(4, '0')}`).join('');
 
-/** Each family hides a text; the views must give the text back, so the rules and the model read it. */
-const FAMILIES: Array<[family: string, hide: (s: string) => string, view: string]> = [
+/**
+ * Each family hides a text; the views must give the text back, so the rules and the model read it.
+ * `shown` is what the hidden text reads as once revealed, when it carries more than the text.
+ */
+const FAMILIES: Array<
+  [family: string, hide: (s: string) => string, view: string, shown?: (s: string) => string]
+> = [
   ['leetspeak', leet, 'leet'],
   ['URL-encoding (every other character)', percent, 'url'],
   ['zero-width characters inside words', zeroWidth, 'nfkc'],
@@ -74,17 +84,20 @@ const FAMILIES: Array<[family: string, hide: (s: string) => string, view: string
   ['Unicode tag characters', (s) => `Thanks for the update.${tags(s)}`, 'unicode_tags'],
   ['mix: leetspeak + zero-width', (s) => zeroWidth(leet(s)), 'leet'],
   ['mix: leetspeak inside base64', (s) => b64(leet(s)), 'leet'],
+  ['mix: leetspeak under ROT13 inside base64', (s) => b64(rot13(leet(s))), 'leet'],
+  ['URL-encoding of a whole table with ruled lines', (s) => percentAll(ruled(s)), 'url', ruled],
+  ['hex of a whole table with ruled lines', (s) => hex(ruled(s)), 'hex', ruled],
   ['mix: full-width inside an HTML comment', (s) => `Notes.\n<!-- ${fullWidth(s)} -->`, 'comment'],
 ];
 
-describe.each(FAMILIES)('obfuscation family: %s', (_family, hide, view) => {
+describe.each(FAMILIES)('obfuscation family: %s', (_family, hide, view, shown = (s: string) => s) => {
   it('gives the hidden text back in a view', () => {
     expect(viewTexts(hide(ATTACK)).some((t) => t.includes(ATTACK))).toBe(true);
     expect(viewTexts(hide(BENIGN)).some((t) => t.includes(BENIGN))).toBe(true);
   });
 
   it('has the model score the revealed text, not only the rules', () => {
-    const plain = scoreModelViews(buildViews(ATTACK)).probability;
+    const plain = scoreModelViews(buildViews(shown(ATTACK))).probability;
     const hidden = scoreModelViews(buildViews(hide(ATTACK)));
     // At least the plain text's score: the model read the view that gives the text back.
     expect(hidden.probability).toBeGreaterThanOrEqual(plain - 1e-9);
