@@ -58,25 +58,28 @@ function rot13Evidence(text: string): 0 | 1 | 2 {
   return first === undefined ? 0 : 1;
 }
 
-/**
- * Leetspeak's stand-ins as the ROT13 of the letters they stand for (0 is o, whose ROT13 is b): text
- * that was leeted and then rotated ("l0h 4e3" for "you are") shows its ROT13 words again. ROT13 only
- * moves letters, so its digits are the leet of the plain text.
- */
-const LEET_AS_ROT13: Record<string, string> = {
-  '0': 'b',
-  '1': 'v',
-  '3': 'r',
-  '4': 'n',
-  '5': 'f',
-  '7': 'g',
-  '8': 'o',
-  '9': 't',
-  '@': 'n',
-  $: 'f',
-  '!': 'v',
+/** Leetspeak's stand-ins and the letters they stand for (the leet view folds them back). */
+export const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
 };
-const LEET_CHARS = /[0134578@$!9]/g;
+
+/**
+ * The same stand-ins as the ROT13 of their letters (0 is o, whose ROT13 is b): text that was leeted
+ * and then rotated ("l0h 4e3" for "you are") shows its ROT13 words again. ROT13 only moves letters,
+ * so its digits are the leet of the plain text.
+ */
+const LEET_AS_ROT13 = Object.fromEntries(Object.entries(LEET).map(([k, v]) => [k, rot13(v)]));
+const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('')}]`, 'g');
 
 /**
  * A ROT13 hint word, or two different ROT13 common words; also read with leetspeak's stand-ins

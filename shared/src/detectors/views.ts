@@ -1,6 +1,6 @@
 import RE2 from 're2';
 import { confusableFold, isLookalikeScript } from './confusables';
-import { decodeSegments } from './encodings';
+import { decodeSegments, LEET } from './encodings';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
@@ -352,20 +352,6 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   b.copyFrom(src, pending, t.length);
   return changed ? b.done('despaced', 0, src.segEnd) : undefined;
 }
-
-const LEET: Record<string, string> = {
-  '0': 'o',
-  '1': 'i',
-  '3': 'e',
-  '4': 'a',
-  '5': 's',
-  '7': 't',
-  '8': 'b',
-  '9': 'g',
-  '@': 'a',
-  $: 's',
-  '!': 'i',
-};
 
 const isTokenChar = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
