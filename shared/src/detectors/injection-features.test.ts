@@ -36,6 +36,13 @@ describe('injection model: concept features', () => {
     expect(conceptsIn('وقت')).toEqual([]);
   });
 
+  it('reads a two-word entry only as those two words in a row', () => {
+    // Vietnamese "bỏ qua" (ignore) and "hướng dẫn" (instructions); "qua" alone is "across".
+    expect(conceptsIn('bỏ qua các hướng dẫn')).toEqual(['ignore', 'instruction']);
+    expect(conceptsIn('đi qua cầu và bỏ rác')).toEqual([]);
+    expect(conceptsIn('qua bỏ')).toEqual([]);
+  });
+
   it('reads the concepts of a window only', () => {
     const text = 'ignore the rules. the weather is fine today';
     expect(conceptsIn(text, text.indexOf('the weather'))).toEqual([]);

@@ -54,11 +54,13 @@ const LEXICON_FILTER = new Uint8Array(1 << 16);
 const PAIR_DISTANCE = 6;
 
 function lexiconHash(form: string): number {
+  const words = form.split('_');
+  if (words.length === 2) return mix(lexiconHash(words[0]!), lexiconHash(words[1]!));
   const codes = [...form].map((ch) => ch.charCodeAt(0));
   if (codes.length === 2 && codes.every(isCjk)) return mix(cjkHash(codes[0]!), cjkHash(codes[1]!));
   let h = FNV_OFFSET;
   for (const c of codes) {
-    if (!isWordChar(c) || c > 0xffff) throw new Error(`concept lexicon: '${form}' is not one word`);
+    if (!isWordChar(c) || c > 0xffff) throw new Error(`concept lexicon: '${form}' is not one word or two`);
     h = Math.imul(h ^ c, FNV_PRIME) >>> 0;
   }
   return h;
@@ -70,6 +72,7 @@ Object.values(CONCEPT_LEXICON).forEach((byLanguage, k) => {
       const stem = entry.endsWith('*');
       const form = entry.replace('*', '').normalize('NFKC').toLowerCase();
       if (stem && form.length < 2) throw new Error(`concept lexicon: stem '${form}' is too short`);
+      if (stem && form.includes('_')) throw new Error(`concept lexicon: '${form}' is two words and a stem`);
       const h = lexiconHash(form);
       if (LEXICON.has(h)) continue;
       LEXICON.set(h, (k + 1) | (stem ? STEM : 0));
@@ -203,10 +206,12 @@ function scanFeatures(text: string, start: number, end: number): number {
       if (wordLen >= GRAM_FROM && asciiRun >= 3)
         n = addBucket(mix(GRAM_SEED, ((gram << 7) | GRAM_END) & 0xfffffff), n);
       n = addBucket(wordHash, n);
-      if (prevWord) n = addBucket(mix(prevWord, wordHash), n);
+      const bigram = prevWord ? mix(prevWord, wordHash) : 0;
+      if (bigram) n = addBucket(bigram, n);
       tokens++;
       if (!wordConcept) wordConcept = conceptOf(wordHash, false);
       if (!wordConcept && bareHash) wordConcept = bareConcept || conceptOf(bareHash, false);
+      if (!wordConcept && bigram) wordConcept = conceptOf(bigram, false);
       if (wordConcept) n = addConcept(wordConcept, tokens, n);
       prevWord = wordHash;
       wordHash = FNV_OFFSET;
