@@ -9,9 +9,9 @@
  * agglutinative forms); `one_two` matches those two words in a row (Vietnamese writes a word as
  * syllables: "bỏ qua", ignore); two-character CJK entries match that character pair anywhere. A form
  * listed under two concepts names the first. Words that are ambiguous in a language, or that are a
- * common word of another listed language (Swedish "alla", Romanian "nu"), are left out rather than
- * guessed (the model also reads the words themselves). Written for Warden from general knowledge of
- * the languages, not taken from any data set.
+ * common word of another listed language (Finnish "alla", below, is Swedish "all"), are left out
+ * rather than guessed (the model also reads the words themselves). Written for Warden from general
+ * knowledge of the languages, not taken from any data set.
  */
 export const CONCEPT_LEXICON: Record<string, Record<string, string>> = {
   ignore: {
