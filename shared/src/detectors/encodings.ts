@@ -1,6 +1,6 @@
 import { decodeHTML } from 'entities/decode';
 import RE2 from 're2';
-import { measureShape, textShape } from './text-shape';
+import { measureShape, rememberedShape } from './text-shape';
 import { nextMatch, utf8Of, Utf8Text } from './utf8-text';
 
 export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'unicode_escape' | 'html_entity';
@@ -229,9 +229,14 @@ export function decodeSegments(raw: string): DecodedSegment[] {
 
 function visit(st: DecodeState, at: Place): void {
   if (at.depth > DECODE_LIMITS.maxDepth) return;
-  // Cheap gates before each regex (most text has no long token runs or escapes); the top level is
-  // the field's raw text, whose remembered shape the views and the PII scan share.
-  const shape = at.text.length < 16 ? undefined : at.top ? textShape(at.text) : measureShape(at.text);
+  // Cheap gates before each regex (most text has no long token runs or escapes). The top level is
+  // the field's raw text, whose remembered shape the views and the PII scan share; or, in a field
+  // longer than the derived views read, its head, measured without displacing the field's shape
+  // (the PII scan measured a 1 MB field twice).
+  const shape =
+    at.text.length < 16
+      ? undefined
+      : ((at.top ? rememberedShape(at.text) : undefined) ?? measureShape(at.text));
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');

@@ -90,6 +90,8 @@ describe('structured PII', () => {
     expect(types('version 1.2.3.4 released on 2024-01-15 12:30')).toEqual([]);
     expect(types('order id 2270-66-1551')).not.toContain('PHONE_NUMBER');
     expect(types('999.1.1.1 is not an address')).not.toContain('IP_ADDRESS');
+    // A dotted quad is an address or a version, never a phone number, even beside "call".
+    expect(types('Upgraded to version 10.20.30.40, call me if it breaks.')).toEqual([]);
   });
 
   it('finds national ids with checksums and context', () => {

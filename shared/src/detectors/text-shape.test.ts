@@ -36,6 +36,39 @@ describe('textShape', () => {
     expect(measureShape('plain').nonAscii).toBe(false);
   });
 
+  it('gives what classifying every character in full gives, on seeded random text', () => {
+    // The reference: every character classified, every run counted as it grows.
+    const reference = (text: string) => {
+      let [digits, digitRun, maxDigitRun, alnumRun, maxAlnumRun, colons, b64, hex] = [0, 0, 0, 0, 0, 0, 0, 0];
+      let [nonAscii, base64Run, hexRun] = [false, false, false];
+      for (let i = 0; i < text.length; i++) {
+        const ch = text[i]!;
+        const digit = /[0-9]/.test(ch);
+        digits += digit ? 1 : 0;
+        digitRun = digit ? digitRun + 1 : 0;
+        alnumRun = /[A-Za-z0-9]/.test(ch) ? alnumRun + 1 : 0;
+        b64 = /[A-Za-z0-9+/_-]/.test(ch) ? b64 + 1 : 0;
+        hex = /[0-9A-Fa-f]/.test(ch) ? hex + 1 : /[ :]/.test(ch) ? hex : 0;
+        maxDigitRun = Math.max(maxDigitRun, digitRun);
+        maxAlnumRun = Math.max(maxAlnumRun, alnumRun);
+        base64Run ||= b64 >= 16;
+        hexRun ||= hex >= 18 || (ch === 'x' && text[i - 1] === '\\');
+        colons += ch === ':' ? 1 : 0;
+        nonAscii ||= ch.charCodeAt(0) >= 128;
+      }
+      return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun };
+    };
+    const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n';
+    let seed = 21;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let k = 0; k < 5000; k++) {
+      let text = '';
+      for (let n = Math.floor(next() * 50); n > 0; n--)
+        text += alphabet[Math.floor(next() * alphabet.length)];
+      expect(measureShape(text)).toEqual(reference(text));
+    }
+  });
+
   it('remembers the last text only', () => {
     const a = textShape('first 123');
     expect(textShape('first 123')).toBe(a);

@@ -38,47 +38,67 @@ for (let c = 0; c < 128; c++) {
     (c === 32 || c === 58 ? HEX_SEP : 0);
 }
 
-/** The shape of `text` (one linear pass). */
+/**
+ * The shape of `text` (one linear pass). A run is measured when it ends ([start, i)), not counted
+ * character by character, and lower-case letters and spaces, most of any text, take short paths.
+ */
 export function measureShape(text: string): TextShape {
+  const n = text.length;
   let digits = 0;
-  let digitRun = 0;
   let maxDigitRun = 0;
-  let alnumRun = 0;
   let maxAlnumRun = 0;
   let colons = 0;
   let nonAscii = false;
-  let b64Run = 0;
   let base64Run = false;
-  let hexDigits = 0;
   let hexRun = false;
-  let backslash = false;
-  for (let i = 0; i < text.length; i++) {
+  let digitStart = 0;
+  let alnumStart = 0;
+  let b64Start = 0;
+  let hexDigits = 0;
+  for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 128) {
-      // Outside every class: ends all runs.
-      nonAscii = true;
-      digitRun = alnumRun = b64Run = hexDigits = 0;
-      backslash = false;
+    if (c >= 97 && c <= 122) {
+      // A lower-case letter: continues the letter and base64 runs, ends a digit run.
+      digitStart = i + 1;
+      if (c <= 102) {
+        if (++hexDigits >= 18) hexRun = true;
+      } else {
+        hexDigits = 0;
+        if (c === 120 && i > 0 && text.charCodeAt(i - 1) === 92) hexRun = true;
+      }
       continue;
     }
-    const f = CLASSES[c]!;
+    if (c === 32) {
+      // A space ends every run but a hex one, which it may separate.
+      digitStart = i + 1;
+      if (i - alnumStart > maxAlnumRun) maxAlnumRun = i - alnumStart;
+      alnumStart = i + 1;
+      if (i - b64Start >= 16) base64Run = true;
+      b64Start = i + 1;
+      continue;
+    }
+    // Outside ASCII: in no class, so it ends every run.
+    const f = c < 128 ? CLASSES[c]! : 0;
     if (f & DIGIT) {
       digits++;
-      if (++digitRun > maxDigitRun) maxDigitRun = digitRun;
-    } else digitRun = 0;
-    if (f & ALNUM) {
-      if (++alnumRun > maxAlnumRun) maxAlnumRun = alnumRun;
-    } else alnumRun = 0;
-    if (f & BASE64) {
-      if (++b64Run >= 16) base64Run = true;
-    } else b64Run = 0;
+      if (i + 1 - digitStart > maxDigitRun) maxDigitRun = i + 1 - digitStart;
+    } else digitStart = i + 1;
+    if (!(f & ALNUM)) {
+      if (i - alnumStart > maxAlnumRun) maxAlnumRun = i - alnumStart;
+      alnumStart = i + 1;
+    }
+    if (!(f & BASE64)) {
+      if (i - b64Start >= 16) base64Run = true;
+      b64Start = i + 1;
+    }
     if (f & HEX) {
       if (++hexDigits >= 18) hexRun = true;
     } else if (!(f & HEX_SEP)) hexDigits = 0;
     if (c === 58) colons++;
-    else if (c === 120 && backslash) hexRun = true;
-    backslash = c === 92;
+    else if (c >= 128) nonAscii = true;
   }
+  if (n - alnumStart > maxAlnumRun) maxAlnumRun = n - alnumStart;
+  if (n - b64Start >= 16) base64Run = true;
   return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun };
 }
 
@@ -90,10 +110,15 @@ export function textShape(text: string): TextShape {
   return last.shape;
 }
 
+/** The remembered shape when `text` is the remembered text; never measures or replaces it. */
+export function rememberedShape(text: string): TextShape | undefined {
+  return last !== undefined && last.text === text ? last.shape : undefined;
+}
+
 /**
  * True when `text` is the remembered text and has no character outside ASCII; false when it has
  * one or is not the remembered text (this never measures). Lets utf8Of copy ASCII as Latin-1.
  */
 export function knownAscii(text: string): boolean {
-  return last !== undefined && last.text === text && !last.shape.nonAscii;
+  return rememberedShape(text)?.nonAscii === false;
 }

@@ -26,8 +26,10 @@ export interface TextView {
   name: ViewName;
   text: string;
   map?: Int32Array;
-  /** View index i is raw index i (pure-ASCII fields: only the case changed). */
+  /** View index i is raw index i (only the case changed). */
   identity?: boolean;
+  /** Every character is ASCII, so the UTF-8 form is a Latin-1 copy. */
+  ascii?: boolean;
   segStart: number;
   segEnd: number;
   /** The text as UTF-8 for RE2, converted on first use (see viewUtf8). */
@@ -41,10 +43,10 @@ export interface TextView {
 
 /**
  * A view's text as UTF-8, converted once and kept with the view: each RE2 pass over it reuses it.
- * An identity view is a pure-ASCII field (or its leet form, still ASCII): copied as Latin-1.
+ * An ASCII view (a pure-ASCII field, or its leet form) is copied as Latin-1.
  */
 export function viewUtf8(view: TextView): Utf8Text {
-  return (view.utf8 ??= new Utf8Text(view.text, view.identity === true));
+  return (view.utf8 ??= new Utf8Text(view.text, view.ascii === true));
 }
 
 /** Evidence of hiding, counted while the views are built. */
@@ -89,6 +91,14 @@ function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
   if (cp >= 0xfe00 && cp <= 0xfe0f) return 'zw';
   return undefined;
 }
+
+/**
+ * Any character isInvisible names (tag characters as their UTF-16 surrogate pairs). The joiners
+ * and selectors that combine with the character before them stand outside the class, where lint
+ * reads them as themselves.
+ */
+const HIDDEN =
+  /[\u00ad\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\u200d|\u034f|[\ufe00-\ufe0f]|\udb40[\udc00-\udc7f]/;
 
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 
@@ -190,30 +200,44 @@ function unescapeBreaks(text: string): string {
   return text.includes('\\') ? text.replace(/\\[nrt]/g, '  ') : text;
 }
 
+/** The normalised view of a text that only needed lower-casing (`lower`), index for index. */
+function lowerCased(lower: string, ascii: boolean): { view: TextView; tags: string } {
+  return {
+    view: {
+      name: 'nfkc',
+      text: unescapeBreaks(lower),
+      identity: true,
+      ascii,
+      segStart: 0,
+      segEnd: lower.length,
+    },
+    tags: '',
+  };
+}
+
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
 function normalize(
   raw: string,
   signals: ObfuscationSignals,
   shape = textShape(raw),
 ): { view: TextView; tags: string } {
-  if (!shape.nonAscii) {
-    return {
-      view: {
-        name: 'nfkc',
-        text: unescapeBreaks(raw.toLowerCase()),
-        identity: true,
-        segStart: 0,
-        segEnd: raw.length,
-      },
-      tags: '',
-    };
+  if (!shape.nonAscii) return lowerCased(raw.toLowerCase(), true);
+  // Without look-alike letters the per-character parts are never revisited, so ASCII runs can be
+  // appended whole (most non-ASCII text is still mostly ASCII).
+  const bulk = !hasLookalike(raw);
+  // Most non-ASCII text (accented Latin, CJK, Arabic, …) has nothing to fold: no hidden or
+  // look-alike character, already NFKC, and lower-casing keeps every character's length. It reads
+  // as the whole text lower-cased, index for index, the result of the loop below in a few native
+  // passes (a per-character loop cost ~9 ns a character). Per character and whole, NFKC and case
+  // agree here: a character NFKC changes alone it changes in any text, and the one contextual
+  // lower-casing (Greek final sigma) is a look-alike script's.
+  if (bulk && !HIDDEN.test(raw) && raw.normalize('NFKC') === raw) {
+    const lower = raw.toLowerCase();
+    if (lower.length === raw.length) return lowerCased(lower, false);
   }
   const b = new ViewBuilder(raw.length);
   let lookalikes = false;
   let tags = '';
-  // Without look-alike letters the per-character parts are never revisited, so ASCII runs can be
-  // appended whole (most non-ASCII text is still mostly ASCII).
-  const bulk = !hasLookalike(raw);
   for (let i = 0; i < raw.length;) {
     const c = raw.charCodeAt(i);
     if (c < 0x80) {
@@ -353,6 +377,13 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   return changed ? b.done('despaced', 0, src.segEnd) : undefined;
 }
 
+/**
+ * Longest token read as leetspeak: about the longest common word ("responsibilities"). Longer runs
+ * of letters and digits are keys, hashes and encoded data, whose leet view no rule or model reads
+ * anything in but cost a full pass of each (most fields with a secret or a base64 run had one).
+ */
+const MAX_LEET_TOKEN = 16;
+
 const isTokenChar = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
 
@@ -387,8 +418,10 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
       else leet++;
     }
     // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does. A longer
-    // token with two letters may be mostly leet ("f0r937" is "forget").
+    // token with two letters may be mostly leet ("f0r937" is "forget"). A token longer than any
+    // common word is a key, hash or encoded run, not leetspeak.
     if (
+      tok.length <= MAX_LEET_TOKEN &&
       letters >= 1 &&
       tok.length >= 3 &&
       leet >= 1 &&
@@ -410,8 +443,10 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
     segStart: src.segStart,
     segEnd: src.segEnd,
   };
-  if (src.identity) view.identity = true;
-  else if (src.map) view.map = src.map;
+  if (src.identity) {
+    view.identity = true;
+    view.ascii = src.ascii;
+  } else if (src.map) view.map = src.map;
   return view;
 }
 
