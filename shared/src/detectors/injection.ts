@@ -3,7 +3,7 @@ import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Fi
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { conceptNames, type LinearModel } from './injection-features';
 import { scoreInjectionModel, type ModelScore } from './injection-model';
-import { firstMatchSpan, literalPattern, type Utf8Text } from './utf8-text';
+import { firstMatchSpan, trieSource, type Utf8Text } from './utf8-text';
 import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
@@ -206,30 +206,6 @@ for (const n of ALL_NEEDS) {
   const list = NEEDS_BY_FIRST.get(k) ?? [];
   list.push(n);
   NEEDS_BY_FIRST.set(k, list);
-}
-/** Literal alternation factored into a trie (`ig(?:nor|...)`): the engine branches once per character. */
-function trieSource(words: string[]): string {
-  const groups = new Map<string, string[]>();
-  let empty = false;
-  for (const w of words) {
-    if (!w) {
-      empty = true;
-      continue;
-    }
-    const head = String.fromCodePoint(w.codePointAt(0)!);
-    const rest = groups.get(head) ?? [];
-    rest.push(w.slice(head.length));
-    groups.set(head, rest);
-  }
-  const alts = [...groups].map(([head, rest]) => {
-    const tail = trieSource(rest);
-    return (
-      literalPattern(head) + (tail ? (tail.includes('|') || tail.endsWith('?') ? `(?:${tail})` : tail) : '')
-    );
-  });
-  // A stem that is a prefix of another ends here: the shorter match is enough to record a hit.
-  if (empty) return alts.length ? `(?:${alts.join('|')})?` : '';
-  return alts.join('|');
 }
 const NEEDS_RE = new RegExp(trieSource(ALL_NEEDS), 'gu');
 

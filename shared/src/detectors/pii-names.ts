@@ -136,12 +136,15 @@ function beforeStrong(before: string): boolean {
 const WEAK_WORDS = new Set(
   'by with from to and told asked ask met meet saw visit call email for of'.split(' '),
 );
+/** What `\w` matches in a RegExp without the u flag: [A-Za-z0-9_]. */
+const isWordUnit = (c: number) =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 function beforeWeak(before: string): boolean {
   let i = before.length;
   while (i > 0 && (before[i - 1] === ' ' || before[i - 1] === '\t')) i--;
   if (i === before.length) return false;
   let j = i;
-  while (j > 0 && /\w/.test(before[j - 1]!)) j--;
+  while (j > 0 && isWordUnit(before.charCodeAt(j - 1))) j--;
   return WEAK_WORDS.has(before.slice(j, i).toLowerCase());
 }
 const AFTER_VERB = new RegExp(
@@ -171,10 +174,19 @@ const ADDRESS_CTX = new RegExp(
   'iu',
 );
 
+/** STOP's words as a capitalised word starts a sentence ("The", "Please"): looked up as matched. */
+const STOP_CAPITALISED = new Set([...STOP].map((w) => w.charAt(0).toUpperCase() + w.slice(1)));
+
 function eachNameMatch(raw: string, fn: (m: RegExpExecArray) => void) {
   const re = textShape(raw).nonAscii ? NAME : NAME_ASCII;
   re.lastIndex = 0;
   for (let m = re.exec(raw); m; m = re.exec(raw)) fn(m);
+}
+
+/** Whether a token starts with an upper-case letter (ASCII by its code, others by \p{Lu}). */
+function startsUpper(t: string): boolean {
+  const c = t.charCodeAt(0);
+  return c < 128 ? c >= 65 && c <= 90 : /^\p{Lu}/u.test(t);
 }
 
 function lineBefore(raw: string, start: number, max = 40): string {
@@ -254,27 +266,36 @@ function findPersons(raw: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   eachNameMatch(raw, (m) => {
     // Most matches are one capitalised word that starts a sentence ("The", "Please"): a stop word.
-    if (STOP.has(m[0].toLowerCase()) && !/[ \t]/.test(m[0])) return;
-    let tokens = m[0].split(/[ \t]+/);
+    const whole = m[0];
+    if (STOP_CAPITALISED.has(whole)) return;
+    const single = whole.indexOf(' ') < 0 && whole.indexOf('\t') < 0;
+    if (single && STOP.has(whole.toLowerCase())) return;
+    // One word that is not a stop word stays as it is; longer matches are trimmed.
+    let tokens = [whole];
     let start = m.index;
-    // Drop leading capitalised stop words ("The", "Dear", "Mr") and trailing particles.
-    while (tokens.length && STOP.has(tokens[0]!.replace(/\.$/, '').toLowerCase())) {
-      start += tokens[0]!.length + 1;
-      tokens = tokens.slice(1);
+    let text = whole;
+    if (!single) {
+      tokens = whole.split(/[ \t]+/);
+      // Drop leading capitalised stop words ("The", "Dear", "Mr") and trailing particles.
+      while (tokens.length && STOP.has(tokens[0]!.replace(/\.$/, '').toLowerCase())) {
+        start += tokens[0]!.length + 1;
+        tokens = tokens.slice(1);
+      }
+      while (
+        tokens.length &&
+        (STOP.has(tokens[tokens.length - 1]!.toLowerCase()) || /^[a-z]/.test(tokens[tokens.length - 1]!))
+      )
+        tokens = tokens.slice(0, -1);
+      if (!tokens.length) return;
+      if (tokens.some((t) => STOP.has(t.toLowerCase()))) return;
+      text = tokens.join(' ');
+      if (raw.slice(start, start + text.length) !== text) return;
     }
-    while (
-      tokens.length &&
-      (STOP.has(tokens[tokens.length - 1]!.toLowerCase()) || /^[a-z]/.test(tokens[tokens.length - 1]!))
-    )
-      tokens = tokens.slice(0, -1);
-    if (!tokens.length) return;
-    if (tokens.some((t) => STOP.has(t.toLowerCase()))) return;
-    const text = tokens.join(' ');
     const end = start + text.length;
-    if (raw.slice(start, end) !== text) return;
     // Context checks cost an RE2 call each: evaluate lazily, strongest first.
     const before = lineBefore(raw, start);
-    const caps = tokens.filter((t) => /^\p{Lu}/u.test(t) && t.length > 2).length;
+    let caps = 0;
+    for (const t of tokens) if (t.length > 2 && startsUpper(t)) caps++;
     const atStart = sentenceStart(raw, start);
     let conf = 0;
     if (beforeStrong(before)) conf = caps >= 2 ? 0.9 : 0.8;

@@ -200,7 +200,8 @@ export const RECOGNISERS: Recogniser[] = [
     entityType: 'IP_ADDRESS',
     ruleId: 'pii.ipv6',
     pattern: '[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[0-9A-Za-z]{1,16})?',
-    gate: (t) => t.shape.colons >= 2,
+    // Two of the pattern's colons with at most four hex digits between them (a bounded JS test).
+    gate: (t) => t.shape.colons >= 2 && /:[0-9A-Fa-f]{0,4}:/.test(t.raw),
     recognise: (m, raw) => {
       const v = m[0];
       if (v.length < 6 || !isIPv6(v.split('%')[0]!) || !/[0-9a-fA-F]{2}/.test(v)) return undefined;

@@ -238,6 +238,7 @@ const MD_LINK = new RE2(
   'gi',
 );
 const HTML_IMG = new RE2('<img\\b[^>]{0,300}?\\bsrc\\s*=\\s*["\']?(https?://[^"\'\\s>]{1,1000})', 'gi');
+const HTML_IMG_TAG = /<img/i;
 const REF_IMG = new RE2('^\\s*\\[[^\\]\\n]{1,100}\\]:\\s*(https?://\\S{1,1000})', 'gim');
 
 /** How much data a URL carries in its query/fragment/path: long or encoded values are the tell. */
@@ -298,8 +299,9 @@ export function detectExfiltration(fv: FieldViews, field: string): Finding[] {
     });
   };
   const t = utf8Of(raw);
-  eachMatch(MD_LINK, t, (m) => consider(m, m[2] ?? '', m[1] === '!'));
-  eachMatch(HTML_IMG, t, (m) => consider(m, m[1] ?? '', true));
-  eachMatch(REF_IMG, t, (m) => consider(m, m[1] ?? '', true));
+  // Each pattern's fixed part, looked up first: most texts with a URL hold no Markdown link or image.
+  if (raw.includes('](')) eachMatch(MD_LINK, t, (m) => consider(m, m[2] ?? '', m[1] === '!'));
+  if (HTML_IMG_TAG.test(raw)) eachMatch(HTML_IMG, t, (m) => consider(m, m[1] ?? '', true));
+  if (raw.includes(']:')) eachMatch(REF_IMG, t, (m) => consider(m, m[1] ?? '', true));
   return out;
 }

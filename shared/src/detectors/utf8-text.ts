@@ -120,3 +120,28 @@ export function firstMatchSpan(
 
 /** Pattern source that matches `s` literally (RE2 and JS alike). */
 export const literalPattern = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Literal alternation factored into a trie (`ig(?:nor|...)`): the engine branches once per character. */
+export function trieSource(words: string[]): string {
+  const groups = new Map<string, string[]>();
+  let empty = false;
+  for (const w of words) {
+    if (!w) {
+      empty = true;
+      continue;
+    }
+    const head = String.fromCodePoint(w.codePointAt(0)!);
+    const rest = groups.get(head) ?? [];
+    rest.push(w.slice(head.length));
+    groups.set(head, rest);
+  }
+  const alts = [...groups].map(([head, rest]) => {
+    const tail = trieSource(rest);
+    return (
+      literalPattern(head) + (tail ? (tail.includes('|') || tail.endsWith('?') ? `(?:${tail})` : tail) : '')
+    );
+  });
+  // A stem that is a prefix of another ends here: the shorter match is enough to record a hit.
+  if (empty) return alts.length ? `(?:${alts.join('|')})?` : '';
+  return alts.join('|');
+}
