@@ -1,6 +1,6 @@
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { eachMatch, nextMatch, utf8Of, Utf8Text } from './utf8-text';
+import { eachMatch, nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
 /** Every match as the same RE2 gives it on the JS string. */
 function onString(re: RE2, text: string): Array<[number, string[]]> {
@@ -70,5 +70,36 @@ describe('Utf8Text', () => {
     const b = utf8Of('second text');
     expect(b).not.toBe(a);
     expect(b.bytes.toString()).toBe('second text');
+  });
+});
+
+describe('trieSource', () => {
+  it('matches exactly the words it was given, prefixes and special characters included', () => {
+    const words = ['ig', 'ignore', 'ignored', 'in', 'lbh', 'lbhe', 'a.b', '(x)', '现在', '今から'];
+    const whole = new RegExp(`^(?:${trieSource(words)})$`, 'u');
+    for (const w of words) expect(whole.test(w), w).toBe(true);
+    for (const w of ['', 'i', 'ign', 'ignor', 'ignores', 'lb', 'axb', 'x', '现', '今か'])
+      expect(whole.test(w), w).toBe(false);
+  });
+
+  it('matches as the flat alternation does, on seeded random word lists and texts', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const word = (alphabet: string, max: number) => {
+      let w = '';
+      for (let n = 1 + Math.floor(next() * max); n > 0; n--)
+        w += alphabet[Math.floor(next() * alphabet.length)];
+      return w;
+    };
+    for (let k = 0; k < 300; k++) {
+      const words = [...new Set(Array.from({ length: 1 + Math.floor(next() * 12) }, () => word('abc', 4)))];
+      const flat = new RegExp(`\\b(?:${[...words].sort((a, b) => b.length - a.length).join('|')})\\b`, 'g');
+      const trie = new RegExp(`\\b(?:${trieSource(words)})\\b`, 'g');
+      const text = Array.from({ length: 20 }, () => word('abc', 5)).join(' ');
+      expect(
+        [...text.matchAll(trie)].map((m) => `${m.index}:${m[0]}`),
+        `${words} / ${text}`,
+      ).toEqual([...text.matchAll(flat)].map((m) => `${m.index}:${m[0]}`));
+    }
   });
 });

@@ -309,8 +309,7 @@ function normalize(
 /** Separator of spaced-out letters: one of ` .-_*|/` (a code-unit test, called per character). */
 const isSpacedSep = (c: number) =>
   c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
-// Non-ASCII counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5"): byte-simple classes
-// keep this gate cheap on every field.
+// Non-ASCII counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{80}-\\u{10FFFF}]';
 const SEP = '[ .\\-_*|/]{1,3}';
 /**
