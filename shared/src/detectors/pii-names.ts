@@ -292,7 +292,7 @@ function findPersons(raw: string): PiiMatch[] {
       if (raw.slice(start, start + text.length) !== text) return;
     }
     const end = start + text.length;
-    // Context checks cost an RE2 call each: evaluate lazily, strongest first.
+    // Context checks, strongest first: a later one runs only when the earlier ones did not decide.
     const before = lineBefore(raw, start);
     let caps = 0;
     for (const t of tokens) if (t.length > 2 && startsUpper(t)) caps++;
