@@ -4,9 +4,11 @@
  *   npm run eval:detectors
  * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard), and
  * Warden's and vard's by subset of a source (attack method, language).
- * Then attacks put inside documents of a held-out benign source, a random split of the pool, the
+ * Then attacks put inside documents of a held-out benign source, the written business texts and
+ * indirect injections (bench/data/written-documents.jsonl), a random split of the pool, the
  * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
  */
+import { readFileSync } from 'node:fs';
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
 import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injection-features';
@@ -322,6 +324,67 @@ export function evalInjectionInDocuments() {
   ]);
 }
 
+/** A text of bench/data/written-documents.jsonl. */
+interface WrittenDocument {
+  id: string;
+  label: 'injection' | 'benign';
+  /** What the text is (an email, a calendar entry, a README, …). */
+  kind: string;
+  /** For an injection, how the instruction to the AI is put (addressed, authority, hidden, …). */
+  style?: string;
+  lang: string;
+  text: string;
+}
+
+export const loadWrittenDocuments = (): WrittenDocument[] =>
+  readFileSync(new URL('./data/written-documents.jsonl', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as WrittenDocument);
+
+/**
+ * Business texts and indirect injections written for Warden (bench/data/written-documents.jsonl), by
+ * a different hand from the training generators and never trained on: ordinary emails, notices,
+ * manuals and tool records full of imperatives, and the same kinds of text with an instruction to the
+ * AI planted in them. Scored as tool outputs by the shipped model: the closest thing here to the
+ * customer traffic of issue #21's point 5.
+ */
+export function evalWrittenDocuments() {
+  const rows = loadWrittenDocuments();
+  const field = 'toolCalls[0].output';
+  const by = new Map<string, { warden: Counts; vard: Counts }>();
+  const all = { warden: empty(), vard: empty() };
+  for (const r of rows) {
+    const actual = r.label === 'injection';
+    const warden = detectText(r.text, field).some(isInjectionFinding);
+    const vard = vardFlags(r.text);
+    const key = actual ? `attack · ${r.style}` : `benign · ${r.kind}`;
+    if (!by.has(key)) by.set(key, { warden: empty(), vard: empty() });
+    for (const into of [by.get(key)!, all]) {
+      tally(into.warden, warden, actual);
+      tally(into.vard, vard, actual);
+    }
+  }
+  console.log(
+    '\n## Written business texts and indirect injections (bench/data/written-documents.jsonl; never trained on;\n' +
+      'shipped model, scored as tool outputs). Attacks by how the instruction is put, benign texts by kind.',
+  );
+  const row = (name: string, c: { warden: Counts; vard: Counts }) => {
+    const w = rates(c.warden);
+    const v = rates(c.vard);
+    return {
+      set: name,
+      attacks: c.warden.tp + c.warden.fn,
+      benign: c.warden.fp + c.warden.tn,
+      'warden R': c.warden.tp + c.warden.fn ? f3(w.recall) : '-',
+      'warden FPR': c.warden.fp + c.warden.tn ? f3(w.fpr) : '-',
+      'vard R': c.vard.tp + c.vard.fn ? f3(v.recall) : '-',
+      'vard FPR': c.vard.fp + c.vard.tn ? f3(v.fpr) : '-',
+    };
+  };
+  printTable([...[...by].sort(([a], [b]) => a.localeCompare(b)).map(([k, c]) => row(k, c)), row('all', all)]);
+}
+
 /**
  * Secondary: a random split of the pool (FNV-1a(id) % 5 == 0 held out), model trained on the rest.
  * Rows of one source share templates, so this measures memory more than detection.
@@ -507,6 +570,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Eval data: ${evalDir}`);
   evalInjectionLoso();
   evalInjectionInDocuments();
+  evalWrittenDocuments();
   evalInjectionRandomSplit();
   evalObfuscations();
   evalResponseLeaks();

@@ -7,8 +7,11 @@
  *
  * LAB_VERBOSE=1 prints every source; LAB_SHIFTS=0,-0.3 scores each model with its bias shifted too;
  * LAB_EMBED=4000 also scores each attack inside a document of a held-out source (LAB_CARRIER);
- * LAB_SMALL_WINDOWS=600 also scores (and trains on benign) windows of that many characters.
+ * LAB_SMALL_WINDOWS=600 also scores (and trains on benign) windows of that many characters;
+ * LAB_TEST=<file.jsonl> (rows of {text, label}) scores every fold's model on those texts as tool
+ * outputs, a set no fold trains on, and reports its recall and FPR as the mean over the folds.
  */
+import { readFileSync } from 'node:fs';
 import { combineEvidence } from '@warden/shared/detectors/finding';
 import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
 import {
@@ -82,6 +85,16 @@ const plainDocs = Array.from({ length: embedded ? 300 : 0 }, () => {
   const doc = embedded!();
   return { rules: ruleEvidence(buildViews(doc), true), windows: textWindows(doc) };
 });
+const extraTest = (process.env.LAB_TEST ? readFileSync(process.env.LAB_TEST, 'utf8').split('\n') : [])
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as { text: string; label: string })
+  .map((r) => ({
+    y: r.label === 'injection' ? 1 : 0,
+    rules: ruleEvidence(buildViews(r.text), true),
+    windows: textWindows(r.text),
+  }));
+/** Per shift, each fold's [recall, FPR] on the LAB_TEST texts. */
+const testFigures = new Map<string, Array<[number, number]>>();
 const prepared: Prepared[] = pool.map((r) => {
   const y = r.label === 'injection' ? 1 : 0;
   const row: Prepared = {
@@ -166,6 +179,13 @@ function run(cfg: Cfg) {
       probs.set(String(shift), out);
       probs.set(`doc${shift}`, docOut);
       const flagged = plainDocs.filter((d) => flags(cfg, d.rules, bestScore(m, d.windows))).length;
+      if (extraTest.length) {
+        const hit = extraTest.map((t) => flags(cfg, t.rules, bestScore(m, t.windows)));
+        const rate = (y: number) =>
+          hit.filter((h, k) => h && extraTest[k]!.y === y).length /
+          Math.max(1, extraTest.filter((t) => t.y === y).length);
+        testFigures.set(String(shift), [...(testFigures.get(String(shift)) ?? []), [rate(1), rate(0)]]);
+      }
       docFpr.set(String(shift), [
         ...(docFpr.get(String(shift)) ?? []),
         flagged / Math.max(1, plainDocs.length),
@@ -175,6 +195,7 @@ function run(cfg: Cfg) {
   for (const shift of SHIFTS)
     report({ ...cfg, shift } as Cfg, probs.get(String(shift))!, probs.get(`doc${shift}`)!);
   docFpr.clear();
+  testFigures.clear();
 }
 
 function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
@@ -244,6 +265,10 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
       (EMBED
         ? `\n  in a ${EMBED}-character ${CARRIER} document: warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.dR : NaN))))}` +
           ` FPR (documents alone, mean of the folds) ${f(mean(docFpr.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []))}`
+        : '') +
+      (extraTest.length
+        ? `\n  ${process.env.LAB_TEST} as tool outputs (mean of the folds): R ${f(mean((testFigures.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []).map((x) => x[0])))}` +
+          ` FPR ${f(mean((testFigures.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []).map((x) => x[1])))}`
         : ''),
   );
 }
