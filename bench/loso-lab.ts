@@ -251,6 +251,8 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
   };
   const max = (xs: number[]) => Math.max(...xs.filter(Number.isFinite));
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
+  const shift = String((cfg as Cfg & { shift?: number }).shift ?? 0);
+  const test = testFigures.get(shift) ?? [];
   if (process.env.LAB_VERBOSE)
     for (const r of per)
       console.log(
@@ -264,11 +266,11 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
       `\n  warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.wR : NaN))))} FPR ${f(mean(per.map((r) => (r.neg >= 20 ? r.wF : NaN))))}` +
       (EMBED
         ? `\n  in a ${EMBED}-character ${CARRIER} document: warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.dR : NaN))))}` +
-          ` FPR (documents alone, mean of the folds) ${f(mean(docFpr.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []))}`
+          ` FPR (documents alone, mean of the folds) ${f(mean(docFpr.get(shift) ?? []))}`
         : '') +
       (extraTest.length
-        ? `\n  ${process.env.LAB_TEST} as tool outputs (mean of the folds): R ${f(mean((testFigures.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []).map((x) => x[0])))}` +
-          ` FPR ${f(mean((testFigures.get(String((cfg as Cfg & { shift?: number }).shift ?? 0)) ?? []).map((x) => x[1])))}`
+        ? `\n  ${process.env.LAB_TEST} as tool outputs (mean of the folds): R ${f(mean(test.map((x) => x[0])))}` +
+          ` FPR ${f(mean(test.map((x) => x[1])))}`
         : ''),
   );
 }

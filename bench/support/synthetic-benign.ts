@@ -23,7 +23,8 @@ function some<T>(r: Rand, xs: readonly T[], n: number): T[] {
   }
   return a.slice(0, Math.min(n, a.length));
 }
-const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+/** The text with its first character upper-cased. */
+export const cap = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 
 /** Replaces each `{key}` with a random choice from `slots[key]` (every occurrence drawn afresh). */
 function fillSlots(r: Rand, t: string, slots: Record<string, readonly string[]>): string {

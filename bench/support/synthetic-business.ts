@@ -5,6 +5,7 @@
  * here for this generator.
  */
 import { pick, type Rand } from './rng';
+import { cap } from './synthetic-benign';
 
 export const NAMES = [
   'Maria',
@@ -298,8 +299,6 @@ function fillParts(r: Rand, t: string): string {
     .replaceAll('{name}', () => pick(r, NAMES));
 }
 
-const capitalise = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-
 /** One ordinary business sentence: an imperative, an override of an earlier message, a policy or security notice, a question, or a fact. */
 export function businessSentence(r: Rand, imperativeShare = 0.5): string {
   if (r() >= imperativeShare) return fillParts(r, r() < 0.8 ? pick(r, FACTS) : pick(r, QUESTIONS));
@@ -307,7 +306,7 @@ export function businessSentence(r: Rand, imperativeShare = 0.5): string {
   if (k < 0.35) {
     const polite = pick(r, POLITE);
     const action = pick(r, ACTIONS) + pick(r, WHEN);
-    return fillParts(r, capitalise(polite ? polite + action : action) + '.');
+    return fillParts(r, cap(polite ? polite + action : action) + '.');
   }
   if (k < 0.6)
     return fillParts(

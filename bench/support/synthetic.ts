@@ -16,7 +16,7 @@
 import { buildViews } from '@warden/shared/detectors/views';
 import { obfuscateText, OBFUSCATION_FAMILIES } from '../gen-obfuscations';
 import { pick, rng, type Rand } from './rng';
-import { benignLookalikes } from './synthetic-benign';
+import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 
 export interface SyntheticRow {
@@ -207,7 +207,7 @@ function addressed(r: Rand): string {
   const addressee = pick(r, ADDRESSEES);
   const pivot = pick(r, PIVOTS);
   const text = `${addressee}${pivot}${goal(r)}.${pick(r, CONCEAL)}`;
-  return addressee ? text : text[0]!.toUpperCase() + text.slice(1);
+  return addressee ? text : cap(text);
 }
 
 /** An instruction addressed to the AI for a carrier, in an HTML comment or after "###" two times in five. */
