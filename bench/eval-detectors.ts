@@ -324,51 +324,75 @@ export function evalInjectionInDocuments() {
   ]);
 }
 
-/** A text of bench/data/written-documents.jsonl. */
-interface WrittenDocument {
+/** A text of a written set (bench/data/written-*.jsonl). */
+interface WrittenText {
   id: string;
   label: 'injection' | 'benign';
-  /** What the text is (an email, a calendar entry, a README, …). */
-  kind: string;
-  /** For an injection, how the instruction to the AI is put (addressed, authority, hidden, …). */
+  /** What the text is (an email, a calendar entry, a README, …); absent where `style` says it. */
+  kind?: string;
+  /** How the attack is put (addressed, authority, hidden, …), or for the games set what a text is. */
   style?: string;
-  lang: string;
+  lang?: string;
   text: string;
 }
 
-export const loadWrittenDocuments = (): WrittenDocument[] =>
-  readFileSync(new URL('./data/written-documents.jsonl', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as WrittenDocument);
+/** A set of texts written for Warden by a different hand from the training generators, never trained on. */
+interface WrittenSet {
+  file: string;
+  /** The field the texts are scored as. */
+  field: string;
+  title: string;
+}
 
 /**
- * Business texts and indirect injections written for Warden (bench/data/written-documents.jsonl), by
- * a different hand from the training generators and never trained on: ordinary emails, notices,
- * manuals and tool records full of imperatives, and the same kinds of text with an instruction to the
- * AI planted in them. Scored as tool outputs by the shipped model: the closest thing here to the
- * customer traffic of issue #21's point 5.
+ * Business texts and indirect injections: ordinary emails, notices, manuals and tool records full of
+ * imperatives, and the same kinds of text with an instruction to the AI planted in them, scored as
+ * tool outputs. The closest thing here to the customer traffic of issue #21's point 5.
  */
-export function evalWrittenDocuments() {
-  const rows = loadWrittenDocuments();
-  const field = 'toolCalls[0].output';
+export const WRITTEN_DOCUMENTS: WrittenSet = {
+  file: 'written-documents.jsonl',
+  field: 'toolCalls[0].output',
+  title:
+    'Written business texts and indirect injections (bench/data/written-documents.jsonl; never trained on;\n' +
+    'shipped model, scored as tool outputs). Attacks by how the instruction is put, benign texts by kind.',
+};
+
+/**
+ * Players' inputs to prompt-injection games (an assistant guards a password or must answer "Access
+ * Denied": fake delimiters, fake system messages, role-play, extraction, adversarial junk, code, other
+ * languages) and benign texts of the same surface (the defenders' own prompts, password help, logs and
+ * separators, code, game talk, noisy chat), scored as prompts: issue #21's first gap.
+ */
+export const WRITTEN_GAMES: WrittenSet = {
+  file: 'written-games.jsonl',
+  field: 'prompt',
+  title:
+    'Written prompt-injection-game attacks and look-alikes (bench/data/written-games.jsonl; never trained on;\n' +
+    'shipped model, scored as prompts). Rows by style.',
+};
+
+export const loadWritten = (set: WrittenSet): WrittenText[] =>
+  readFileSync(new URL(`./data/${set.file}`, import.meta.url), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as WrittenText);
+
+/** Warden and vard on a written set, by style (attacks) and kind (benign texts). */
+export function evalWritten(set: WrittenSet) {
   const by = new Map<string, { warden: Counts; vard: Counts }>();
   const all = { warden: empty(), vard: empty() };
-  for (const r of rows) {
+  for (const r of loadWritten(set)) {
     const actual = r.label === 'injection';
-    const warden = detectText(r.text, field).some(isInjectionFinding);
+    const warden = detectText(r.text, set.field).some(isInjectionFinding);
     const vard = vardFlags(r.text);
-    const key = actual ? `attack · ${r.style}` : `benign · ${r.kind}`;
+    const key = actual ? `attack · ${r.style}` : `benign · ${r.kind ?? r.style}`;
     if (!by.has(key)) by.set(key, { warden: empty(), vard: empty() });
     for (const into of [by.get(key)!, all]) {
       tally(into.warden, warden, actual);
       tally(into.vard, vard, actual);
     }
   }
-  console.log(
-    '\n## Written business texts and indirect injections (bench/data/written-documents.jsonl; never trained on;\n' +
-      'shipped model, scored as tool outputs). Attacks by how the instruction is put, benign texts by kind.',
-  );
+  console.log(`\n## ${set.title}`);
   const row = (name: string, c: { warden: Counts; vard: Counts }) => {
     const w = rates(c.warden);
     const v = rates(c.vard);
@@ -570,7 +594,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Eval data: ${evalDir}`);
   evalInjectionLoso();
   evalInjectionInDocuments();
-  evalWrittenDocuments();
+  evalWritten(WRITTEN_DOCUMENTS);
+  evalWritten(WRITTEN_GAMES);
   evalInjectionRandomSplit();
   evalObfuscations();
   evalResponseLeaks();

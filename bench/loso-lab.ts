@@ -8,8 +8,9 @@
  * LAB_VERBOSE=1 prints every source; LAB_SHIFTS=0,-0.3 scores each model with its bias shifted too;
  * LAB_EMBED=4000 also scores each attack inside a document of a held-out source (LAB_CARRIER);
  * LAB_SMALL_WINDOWS=600 also scores (and trains on benign) windows of that many characters;
- * LAB_TEST=<file.jsonl> (rows of {text, label}) scores every fold's model on those texts as tool
- * outputs, a set no fold trains on, and reports its recall and FPR as the mean over the folds.
+ * LAB_TEST=<file.jsonl>[,<file.jsonl@prompt>…] (rows of {text, label}) scores every fold's model on
+ * those texts as tool outputs (as prompts with @prompt), sets no fold trains on, and reports each
+ * one's recall and FPR as the mean over the folds.
  */
 import { readFileSync } from 'node:fs';
 import { combineEvidence } from '@warden/shared/detectors/finding';
@@ -85,15 +86,24 @@ const plainDocs = Array.from({ length: embedded ? 300 : 0 }, () => {
   const doc = embedded!();
   return { rules: ruleEvidence(buildViews(doc), true), windows: textWindows(doc) };
 });
-const extraTest = (process.env.LAB_TEST ? readFileSync(process.env.LAB_TEST, 'utf8').split('\n') : [])
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as { text: string; label: string })
-  .map((r) => ({
-    y: r.label === 'injection' ? 1 : 0,
-    rules: ruleEvidence(buildViews(r.text), true),
-    windows: textWindows(r.text),
-  }));
-/** Per shift, each fold's [recall, FPR] on the LAB_TEST texts. */
+const extraTests = (process.env.LAB_TEST ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((spec) => {
+    const [file, field = 'tool output'] = spec.split('@');
+    const toolOutput = field !== 'prompt';
+    const rows = readFileSync(file!, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { text: string; label: string })
+      .map((r) => ({
+        y: r.label === 'injection' ? 1 : 0,
+        rules: ruleEvidence(buildViews(r.text), toolOutput),
+        windows: textWindows(r.text),
+      }));
+    return { name: `${file} as ${toolOutput ? 'tool outputs' : 'prompts'}`, rows };
+  });
+/** Per LAB_TEST file and shift, each fold's [recall, FPR] on its texts. */
 const testFigures = new Map<string, Array<[number, number]>>();
 const prepared: Prepared[] = pool.map((r) => {
   const y = r.label === 'injection' ? 1 : 0;
@@ -179,12 +189,13 @@ function run(cfg: Cfg) {
       probs.set(String(shift), out);
       probs.set(`doc${shift}`, docOut);
       const flagged = plainDocs.filter((d) => flags(cfg, d.rules, bestScore(m, d.windows))).length;
-      if (extraTest.length) {
-        const hit = extraTest.map((t) => flags(cfg, t.rules, bestScore(m, t.windows)));
+      for (const t of extraTests) {
+        const hit = t.rows.map((x) => flags(cfg, x.rules, bestScore(m, x.windows)));
         const rate = (y: number) =>
-          hit.filter((h, k) => h && extraTest[k]!.y === y).length /
-          Math.max(1, extraTest.filter((t) => t.y === y).length);
-        testFigures.set(String(shift), [...(testFigures.get(String(shift)) ?? []), [rate(1), rate(0)]]);
+          hit.filter((h, k) => h && t.rows[k]!.y === y).length /
+          Math.max(1, t.rows.filter((x) => x.y === y).length);
+        const key = `${t.name}\u0000${shift}`;
+        testFigures.set(key, [...(testFigures.get(key) ?? []), [rate(1), rate(0)]]);
       }
       docFpr.set(String(shift), [
         ...(docFpr.get(String(shift)) ?? []),
@@ -252,7 +263,6 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
   const max = (xs: number[]) => Math.max(...xs.filter(Number.isFinite));
   const f = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
   const shift = String((cfg as Cfg & { shift?: number }).shift ?? 0);
-  const test = testFigures.get(shift) ?? [];
   if (process.env.LAB_VERBOSE)
     for (const r of per)
       console.log(
@@ -268,10 +278,12 @@ function report(cfg: Cfg, probs: Float64Array, docProbs: Float64Array) {
         ? `\n  in a ${EMBED}-character ${CARRIER} document: warden≥20 R ${f(mean(per.map((r) => (r.pos >= 20 ? r.dR : NaN))))}` +
           ` FPR (documents alone, mean of the folds) ${f(mean(docFpr.get(shift) ?? []))}`
         : '') +
-      (extraTest.length
-        ? `\n  ${process.env.LAB_TEST} as tool outputs (mean of the folds): R ${f(mean(test.map((x) => x[0])))}` +
-          ` FPR ${f(mean(test.map((x) => x[1])))}`
-        : ''),
+      extraTests
+        .map((t) => {
+          const test = testFigures.get(`${t.name}\u0000${shift}`) ?? [];
+          return `\n  ${t.name} (mean of the folds): R ${f(mean(test.map((x) => x[0])))} FPR ${f(mean(test.map((x) => x[1])))}`;
+        })
+        .join(''),
   );
 }
 

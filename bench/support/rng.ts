@@ -12,3 +12,9 @@ export type Rand = () => number;
 
 /** A uniformly drawn element of a non-empty list. */
 export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+/** True with probability p. */
+export const chance = (r: Rand, p: number): boolean => r() < p;
+
+/** A uniformly drawn integer from lo to hi, both included. */
+export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

@@ -9,11 +9,9 @@
  *  - prose about AI security that describes attacks in the third person without quoting one.
  * Every phrase is written here; nothing is taken from the evaluation pool.
  */
-import { pick, rng, type Rand } from './rng';
+import { chance, int, pick, rng, type Rand } from './rng';
 import type { SyntheticRow } from './synthetic';
 
-const chance = (r: Rand, p: number) => r() < p;
-const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 /** `n` distinct items of `xs` (fewer if it has fewer), in random order. */
 function some<T>(r: Rand, xs: readonly T[], n: number): T[] {
   const a = [...xs];

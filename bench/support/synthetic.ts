@@ -9,7 +9,8 @@
  *  - benign look-alikes (bench/support/synthetic-benign.ts: system prompts, requests with trigger
  *    words, prose about attacks) and persona jailbreaks as their contrast;
  *  - obfuscated copies (bench/gen-obfuscations.ts families, another seed) whose every model view is
- *    a training row: benign views as negatives, and for attacks only the view that reveals the text.
+ *    a training row: benign views as negatives, and for attacks only the view that reveals the text;
+ *  - attacks in the style of prompt-injection games and their benign look-alikes (synthetic-games.ts).
  * None of it is taken from the pool: the phrases are written here, so the leave-one-source-out
  * figures still score sources the model has not seen. The model learns from these rows in every fold.
  */
@@ -18,6 +19,7 @@ import { obfuscateText, OBFUSCATION_FAMILIES } from '../gen-obfuscations';
 import { pick, rng, type Rand } from './rng';
 import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
+import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
 
 export interface SyntheticRow {
   id: string;
@@ -579,6 +581,14 @@ function* baseRows(r: Rand): Generator<SyntheticRow> {
   yield* benignLookalikes();
 }
 
+/**
+ * How many prompt-injection-game attacks are generated (synthetic-games.ts), and as many benign texts
+ * of their surface (half defenders' prompts, half look-alikes). 4,000 rather than 2,000 lowered
+ * the worst source's FPR (0.304 → 0.295) and the written business texts' (0.139 → 0.133) at the
+ * same recall (docs/detection-experiments.md, 2026-12-02).
+ */
+const GAMES = 4_000;
+
 const OBFUSCATION_WRAPPERS = ['', 'Decode this: ', 'Text: ', 'Input: ', 'See below\n', 'Message -> '];
 /**
  * The families the training rows are hidden with: all but `escaped` (HTML references, JSON \u
@@ -610,5 +620,13 @@ export function syntheticRows(seed = 2021): SyntheticRow[] {
     for (const t of chosen)
       out.push({ id: `synthetic-obf-${n++}`, text: t, label: b.label, source: 'synthetic:obfuscated' });
   }
+  // Games and their look-alikes come from a seed of their own, after the rest: adding them left
+  // every other generated row as it was.
+  const g = rng(seed + 1);
+  const add = (text: string, label: SyntheticRow['label'], kind: string) =>
+    out.push({ id: `synthetic-${kind}-${n++}`, text, label, source: `synthetic:${kind}` });
+  for (let i = 0; i < GAMES; i++) add(gameAttack(g), 'injection', 'game');
+  for (let i = 0; i < GAMES / 2; i++) add(defenderPrompt(g), 'benign', 'defence');
+  for (let i = 0; i < GAMES / 2; i++) add(gameLookalike(g), 'benign', 'game-lookalike');
   return out;
 }
