@@ -6,7 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, startClickhouseReplicas, type ClickhouseReplicaSet } from '@warden/cli';
 import { injectionAttemptsByUser } from '@warden/shared/analytics/detections';
 import { overview } from '@warden/shared/analytics/overview';
-import { createClickhouse, type ClickHouseClient } from '@warden/shared/clickhouse/client';
+import {
+  createClickhouse,
+  MAINTENANCE_TIMEOUT_MS,
+  type ClickHouseClient,
+} from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import { rebuildRollups } from '@warden/shared/clickhouse/replay';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
@@ -38,8 +42,11 @@ describe('replicated ClickHouse', () => {
 
   beforeAll(async () => {
     set = await startClickhouseReplicas({ dir });
-    r1 = createClickhouse({ url: set.replicas[0]!.url, cluster: set.cluster });
-    r2 = createClickhouse({ url: set.replicas[1]!.url, cluster: set.cluster });
+    // Maintenance (rebuilds, retention) runs ON CLUSTER here, as `warden replay rebuild-rollups` and
+    // `warden retention` run it: with their timeout.
+    const opts = { cluster: set.cluster, requestTimeoutMs: MAINTENANCE_TIMEOUT_MS };
+    r1 = createClickhouse({ url: set.replicas[0]!.url, ...opts });
+    r2 = createClickhouse({ url: set.replicas[1]!.url, ...opts });
   }, 180_000);
 
   afterAll(async () => {

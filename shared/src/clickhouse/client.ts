@@ -10,6 +10,15 @@ export interface ClickhouseOptions {
 }
 
 /**
+ * The request timeout of maintenance work (schema migrations, rollup rebuilds, retention): an
+ * ON CLUSTER statement answers only once every replica has run it, and ClickHouse waits up to its
+ * distributed_ddl_task_timeout (180 s by default) for a replica that is busy or restarting, so the
+ * 30 s of ordinary requests can end it while it is still going (seen in CI on a loaded machine: the
+ * client gave up on a rollup rebuild or retention drop ON CLUSTER after 30 s).
+ */
+export const MAINTENANCE_TIMEOUT_MS = 300_000;
+
+/**
  * Settings for Distributed tables over replicated ones:
  * - an insert returns only once every row is stored in a replica of its shard (not queued on the
  *   server asked), so the sink commits Kafka offsets only for rows that are replicated tables' parts;

@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { createClickhouse } from '@warden/shared/clickhouse/client';
+import { createClickhouse, MAINTENANCE_TIMEOUT_MS } from '@warden/shared/clickhouse/client';
 import { dropExpiredPartitions } from '@warden/shared/clickhouse/retention';
 import {
   canariesFromEnv,
@@ -66,7 +66,11 @@ export function registerReplayCommands(program: Command): void {
       const { replayRange } = await import('../replay/replay');
       const endpoints = loadEndpoints();
       const cluster = clickhouseCluster();
-      const client = createClickhouse({ url: endpoints.clickhouseUrl, requestTimeoutMs: 300_000, cluster });
+      const client = createClickhouse({
+        url: endpoints.clickhouseUrl,
+        requestTimeoutMs: MAINTENANCE_TIMEOUT_MS,
+        cluster,
+      });
       const display = progressDisplay();
       let stop = false;
       process.on('SIGINT', () => {
@@ -116,7 +120,11 @@ export function registerReplayCommands(program: Command): void {
     .action(async (opts: { days?: number }) => {
       const endpoints = loadEndpoints();
       const cluster = clickhouseCluster();
-      const client = createClickhouse({ url: endpoints.clickhouseUrl, cluster });
+      const client = createClickhouse({
+        url: endpoints.clickhouseUrl,
+        requestTimeoutMs: MAINTENANCE_TIMEOUT_MS,
+        cluster,
+      });
       const days = opts.days ?? clickhouseRetentionDays();
       try {
         const dropped = await dropExpiredPartitions(client, clickhouseDatabase(), days, Date.now(), cluster);

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createClickhouse } from '@warden/shared/clickhouse/client';
+import { createClickhouse, MAINTENANCE_TIMEOUT_MS } from '@warden/shared/clickhouse/client';
 import { migrate } from '@warden/shared/clickhouse/migrate';
 import {
   clickhouseCluster,
@@ -65,7 +65,11 @@ async function migrateClickhouse(opts: { database?: string }): Promise<void> {
   const endpoints = loadEndpoints();
   const database = opts.database ?? clickhouseDatabase();
   const cluster = clickhouseCluster();
-  const client = createClickhouse({ url: endpoints.clickhouseUrl, cluster });
+  const client = createClickhouse({
+    url: endpoints.clickhouseUrl,
+    requestTimeoutMs: MAINTENANCE_TIMEOUT_MS,
+    cluster,
+  });
   try {
     const result = await migrate(client, {
       database,
