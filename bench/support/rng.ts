@@ -18,3 +18,16 @@ export const chance = (r: Rand, p: number): boolean => r() < p;
 
 /** A uniformly drawn integer from lo to hi, both included. */
 export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
+
+/** A template slot: its name and the values one is drawn from (or a function that draws one). */
+export type Slot = readonly [name: string, values: readonly string[] | ((r: Rand) => string)];
+
+/**
+ * `t` with every `{name}` of each slot replaced by one value drawn for that slot. Every slot is
+ * drawn, in order, whether or not `t` names it, so the draws that follow do not depend on the template.
+ */
+export function fillEach(r: Rand, t: string, slots: readonly Slot[]): string {
+  for (const [name, values] of slots)
+    t = t.replaceAll(`{${name}}`, typeof values === 'function' ? values(r) : pick(r, values));
+  return t;
+}

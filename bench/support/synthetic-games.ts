@@ -4,7 +4,7 @@
  * the defenders' own prompts, and ordinary texts full of separators, templates, access logs and
  * junk. Composed from independent parts, seeded, none of it taken from the pool or a game's data.
  */
-import { chance, int, pick, type Rand } from './rng';
+import { chance, fillEach, int, pick, type Rand, type Slot } from './rng';
 import { cap } from './synthetic-benign';
 
 const PHRASES = [
@@ -160,13 +160,13 @@ function junk(r: Rand): string {
   return Array.from({ length: int(r, 12, 40) }, () => pick(r, SOUP)).join(chance(r, 0.5) ? ' ' : '');
 }
 
-function fillGame(r: Rand, t: string): string {
-  return t
-    .replaceAll('{phrase}', pick(r, PHRASES))
-    .replaceAll('{secret}', pick(r, SECRETS))
-    .replaceAll('{lang}', pick(r, LANGS))
-    .replaceAll('{char}', pick(r, CHARACTERS));
-}
+const GAME_SLOTS: readonly Slot[] = [
+  ['phrase', PHRASES],
+  ['secret', SECRETS],
+  ['lang', LANGS],
+  ['char', CHARACTERS],
+];
+const fillGame = (r: Rand, t: string) => fillEach(r, t, GAME_SLOTS);
 
 function goal(r: Rand): string {
   return fillGame(r, pick(r, chance(r, 0.5) ? HIJACKS : EXTRACTS));

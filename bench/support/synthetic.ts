@@ -16,7 +16,7 @@
  */
 import { buildViews } from '@warden/shared/detectors/views';
 import { obfuscateText, OBFUSCATION_FAMILIES } from '../gen-obfuscations';
-import { pick, rng, type Rand } from './rng';
+import { fillEach, pick, rng, type Rand, type Slot } from './rng';
 import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
@@ -39,12 +39,12 @@ const REVIEW_LINES = [
   'Arrived broken; support replaced it within a week.',
 ];
 
-function fill(r: Rand, t: string): string {
-  return t
-    .replaceAll('{day}', pick(r, DAYS))
-    .replaceAll('{topic}', pick(r, TOPICS))
-    .replaceAll('{name}', pick(r, NAMES));
-}
+const CARRIER_SLOTS: readonly Slot[] = [
+  ['day', DAYS],
+  ['topic', TOPICS],
+  ['name', NAMES],
+];
+const fill = (r: Rand, t: string) => fillEach(r, t, CARRIER_SLOTS);
 
 function sentences(r: Rand, n: number, imperativeShare: number): string[] {
   return Array.from({ length: n }, () => businessSentence(r, imperativeShare));
@@ -192,17 +192,17 @@ const CLAIMS = [
 ];
 const PRODUCTS = ['Hotel Riverside', 'the SuperVPN subscription', 'AcmeCoin'];
 
-function goal(r: Rand): string {
-  return pick(r, GOALS)
-    .replace('{mail}', pick(r, MAILS))
-    .replace('{url}', pick(r, URLS))
-    .replace('{iban}', pick(r, IBANS))
-    .replace('{amount}', `$${100 + Math.floor(r() * 5000)}`)
-    .replace('{word}', pick(r, WORDS))
-    .replace('{claim}', pick(r, CLAIMS))
-    .replace('{claimProduct}', pick(r, PRODUCTS))
-    .replace('{name}', pick(r, NAMES));
-}
+const GOAL_SLOTS: readonly Slot[] = [
+  ['mail', MAILS],
+  ['url', URLS],
+  ['iban', IBANS],
+  ['amount', (r) => `$${100 + Math.floor(r() * 5000)}`],
+  ['word', WORDS],
+  ['claim', CLAIMS],
+  ['claimProduct', PRODUCTS],
+  ['name', NAMES],
+];
+const goal = (r: Rand) => fillEach(r, pick(r, GOALS), GOAL_SLOTS);
 
 /** The first style: an addressee, a pivot away from the user's task, a goal and a concealment. */
 function addressed(r: Rand): string {
