@@ -8,7 +8,6 @@
  * indirect injections (bench/data/written-documents.jsonl), a random split of the pool, the
  * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
  */
-import { readFileSync } from 'node:fs';
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
 import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injection-features';
@@ -22,6 +21,7 @@ import {
   isHeldOut,
   loadInjectionPool,
   loadPiiRows,
+  parseJsonl,
   sourceOf,
   type InjectionRow,
   type PiiSpan,
@@ -372,10 +372,7 @@ export const WRITTEN_GAMES: WrittenSet = {
 };
 
 export const loadWritten = (set: WrittenSet): WrittenText[] =>
-  readFileSync(new URL(`./data/${set.file}`, import.meta.url), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as WrittenText);
+  parseJsonl<WrittenText>(new URL(`./data/${set.file}`, import.meta.url));
 
 /** Warden and vard on a written set, by style (attacks) and kind (benign texts). */
 export function evalWritten(set: WrittenSet) {

@@ -12,7 +12,6 @@
  * those texts as tool outputs (as prompts with @prompt), sets no fold trains on, and reports each
  * one's recall and FPR as the mean over the folds.
  */
-import { readFileSync } from 'node:fs';
 import { combineEvidence } from '@warden/shared/detectors/finding';
 import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
 import {
@@ -23,7 +22,7 @@ import {
   scoreFeatures,
 } from '@warden/shared/detectors/injection-features';
 import { buildViews } from '@warden/shared/detectors/views';
-import { loadInjectionPool, sourceOf } from './support/eval-data';
+import { loadInjectionPool, parseJsonl, sourceOf } from './support/eval-data';
 import { carrierTexts, DOCUMENT_CARRIER, documentMaker } from './support/documents';
 import { syntheticRows } from './support/synthetic';
 import {
@@ -92,15 +91,11 @@ const extraTests = (process.env.LAB_TEST ?? '')
   .map((spec) => {
     const [file, field = 'tool output'] = spec.split('@');
     const toolOutput = field !== 'prompt';
-    const rows = readFileSync(file!, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as { text: string; label: string })
-      .map((r) => ({
-        y: r.label === 'injection' ? 1 : 0,
-        rules: ruleEvidence(buildViews(r.text), toolOutput),
-        windows: textWindows(r.text),
-      }));
+    const rows = parseJsonl<{ text: string; label: string }>(file!).map((r) => ({
+      y: r.label === 'injection' ? 1 : 0,
+      rules: ruleEvidence(buildViews(r.text), toolOutput),
+      windows: textWindows(r.text),
+    }));
     return { name: `${file} as ${toolOutput ? 'tool outputs' : 'prompts'}`, rows };
   });
 /** Per LAB_TEST file and shift, each fold's [recall, FPR] on its texts. */

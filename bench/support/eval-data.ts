@@ -26,14 +26,19 @@ export interface PiiRow {
   source: string;
 }
 
-function readJsonl<T>(name: string): T[] {
-  const path = resolve(evalDir, name);
-  if (!existsSync(path))
-    throw new Error(`eval data not found at ${path}: set WARDEN_EVAL_DIR to the folder holding ${name}`);
+/** The rows of a JSON Lines file (blank lines skipped). */
+export function parseJsonl<T>(path: string | URL): T[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as T);
+}
+
+function readJsonl<T>(name: string): T[] {
+  const path = resolve(evalDir, name);
+  if (!existsSync(path))
+    throw new Error(`eval data not found at ${path}: set WARDEN_EVAL_DIR to the folder holding ${name}`);
+  return parseJsonl<T>(path);
 }
 
 export const loadInjectionRows = () => readJsonl<InjectionRow>('injection-dev.jsonl');
