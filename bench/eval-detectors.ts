@@ -371,6 +371,21 @@ export const WRITTEN_GAMES: WrittenSet = {
     'shipped model, scored as prompts). Rows by style.',
 };
 
+/**
+ * Attacks and benign texts in 20 languages besides English (direct overrides, personas, prompt
+ * extraction, forced output, injections planted in emails and web pages, disguised harmful requests,
+ * mixed-language ones; requests, business emails, security notices, talk about AI, system prompts,
+ * chat, documents, harmless fiction and safety questions), scored as prompts: issue #21's 5% on 17
+ * languages.
+ */
+export const WRITTEN_MULTILINGUAL: WrittenSet = {
+  file: 'written-multilingual.jsonl',
+  field: 'prompt',
+  title:
+    'Written attacks and benign texts in 20 languages besides English (bench/data/written-multilingual.jsonl;\n' +
+    'never trained on; shipped model, scored as prompts). Attacks by style, benign texts by kind.',
+};
+
 export const loadWritten = (set: WrittenSet): WrittenText[] =>
   parseJsonl<WrittenText>(new URL(`./data/${set.file}`, import.meta.url));
 
@@ -593,6 +608,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   evalInjectionInDocuments();
   evalWritten(WRITTEN_DOCUMENTS);
   evalWritten(WRITTEN_GAMES);
+  evalWritten(WRITTEN_MULTILINGUAL);
   evalInjectionRandomSplit();
   evalObfuscations();
   evalResponseLeaks();

@@ -10,7 +10,8 @@
  * LAB_SMALL_WINDOWS=600 also scores (and trains on benign) windows of that many characters;
  * LAB_TEST=<file.jsonl>[,<file.jsonl@prompt>…] (rows of {text, label}) scores every fold's model on
  * those texts as tool outputs (as prompts with @prompt), sets no fold trains on, and reports each
- * one's recall and FPR as the mean over the folds.
+ * one's recall and FPR as the mean over the folds; LAB_LANGUAGES=3000 adds that many generated attacks
+ * in 30 other languages and as many benign texts (bench/support/synthetic-languages.ts; not shipped).
  */
 import { combineEvidence } from '@warden/shared/detectors/finding';
 import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
@@ -115,7 +116,8 @@ const prepared: Prepared[] = pool.map((r) => {
   return row;
 });
 const examples: Example[] = pool.flatMap((r, i) => textExamples(r, prepared[i]!.source));
-const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples();
+const LANGUAGES = Number(process.env.LAB_LANGUAGES ?? 0);
+const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples(LANGUAGES);
 // With small windows, benign texts' small windows are negatives too (the model scores them).
 if (SMALL) {
   const benignChunks = (text: string, id: string, group: string): Example[] => {
@@ -132,7 +134,7 @@ if (SMALL) {
     if (r.label === 'benign') examples.push(...benignChunks(r.text, r.id, prepared[i]!.source));
   });
   if (!process.env.LAB_NO_SYNTH)
-    for (const r of syntheticRows())
+    for (const r of syntheticRows(undefined, LANGUAGES))
       if (r.label === 'benign') synth.push(...benignChunks(r.text, r.id, r.source));
 }
 process.stderr.write(

@@ -158,8 +158,8 @@ export function fnv(s: string): number {
 }
 
 /** The generated training rows (bench/support/synthetic.ts) as examples; every model is trained with them. */
-export function syntheticExamples(): Example[] {
-  return syntheticRows().flatMap((r) => textExamples(r, r.source));
+export function syntheticExamples(languages = 0): Example[] {
+  return syntheticRows(undefined, languages).flatMap((r) => textExamples(r, r.source));
 }
 
 /** Trains on `examples` (not modified); deterministic for a given set of examples. */

@@ -31,3 +31,9 @@ export function fillEach(r: Rand, t: string, slots: readonly Slot[]): string {
     t = t.replaceAll(`{${name}}`, typeof values === 'function' ? values(r) : pick(r, values));
   return t;
 }
+
+/** `k` distinct elements of `xs` (k ≤ its length), in the order drawn. */
+export function sample<T>(r: Rand, xs: readonly T[], k: number): T[] {
+  const rest = [...xs];
+  return Array.from({ length: k }, () => rest.splice(Math.floor(r() * rest.length), 1)[0]!);
+}

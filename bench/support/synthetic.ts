@@ -20,6 +20,7 @@ import { fillEach, pick, rng, type Rand, type Slot } from './rng';
 import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
+import { languageRows } from './synthetic-languages';
 
 export interface SyntheticRow {
   id: string;
@@ -604,7 +605,7 @@ const TRAINING_FAMILIES = OBFUSCATION_FAMILIES.filter((f) => f !== 'escaped');
  * text every view the model reads is a negative; for an obfuscated attack only its most decoded
  * view is a positive (the wrapper around an encoded payload is not itself an attack).
  */
-export function syntheticRows(seed = 2021): SyntheticRow[] {
+export function syntheticRows(seed = 2021, languages = 0): SyntheticRow[] {
   const r = rng(seed);
   const base = [...baseRows(r)];
   const out = [...base];
@@ -628,5 +629,10 @@ export function syntheticRows(seed = 2021): SyntheticRow[] {
   for (let i = 0; i < GAMES; i++) add(gameAttack(g), 'injection', 'game');
   for (let i = 0; i < GAMES / 2; i++) add(defenderPrompt(g), 'benign', 'defence');
   for (let i = 0; i < GAMES / 2; i++) add(gameLookalike(g), 'benign', 'game-lookalike');
+  // `languages` attacks in 30 other languages and as many benign texts (synthetic-languages.ts), from
+  // a seed of their own after the games; none in the shipped training (measured and not kept,
+  // docs/detection-experiments.md), `LAB_LANGUAGES` in bench/loso-lab.ts.
+  const l = rng(seed + 2);
+  for (const x of languageRows(l, languages, carrier)) add(x.text, x.label, 'languages');
   return out;
 }
