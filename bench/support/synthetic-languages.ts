@@ -15,6 +15,9 @@ const LANGUAGES = Object.keys(MULTILINGUAL_PHRASES);
 /** Languages whose sentences follow each other without a space. */
 const UNSPACED = new Set(['zh', 'ja']);
 
+/** An English business text (email, ticket, JSON record, …) with `slot` placed among its sentences. */
+type Carrier = (r: Rand, slot: string) => string;
+
 const join = (lang: string, parts: string[]) => parts.join(UNSPACED.has(lang) ? '' : ' ');
 
 /** 2–5 ordinary sentences of a document or an email. */
@@ -26,7 +29,7 @@ const documentSentences = (r: Rand, p: LanguagePhrases) =>
  * persona then a goal, or an instruction addressed to the AI inside ordinary sentences of the same
  * language or, through `carrier`, inside an English business text (a mixed-language document).
  */
-export function languageAttack(r: Rand, lang: string, carrier: (r: Rand, slot: string) => string): string {
+export function languageAttack(r: Rand, lang: string, carrier: Carrier): string {
   const p = MULTILINGUAL_PHRASES[lang]!;
   const goal = () => sample(r, p.goal, chance(r, 0.2) ? 2 : 1);
   const shape = r();
@@ -53,7 +56,7 @@ export function languageAttack(r: Rand, lang: string, carrier: (r: Rand, slot: s
  * One benign text in `lang` of the attacks' surfaces: requests, talk about AI (some quoting an
  * attack), documents (some inside an English carrier).
  */
-export function languageBenign(r: Rand, lang: string, carrier: (r: Rand, slot: string) => string): string {
+export function languageBenign(r: Rand, lang: string, carrier: Carrier): string {
   const p = MULTILINGUAL_PHRASES[lang]!;
   const shape = r();
   if (shape < 0.35) return join(lang, sample(r, p.benignRequest, chance(r, 0.3) ? 2 : 1));
@@ -72,7 +75,7 @@ export function languageBenign(r: Rand, lang: string, carrier: (r: Rand, slot: s
 export function* languageRows(
   r: Rand,
   n: number,
-  carrier: (r: Rand, slot: string) => string,
+  carrier: Carrier,
 ): Generator<{ text: string; label: 'injection' | 'benign' }> {
   for (let i = 0; i < n; i++) {
     const lang = LANGUAGES[i % LANGUAGES.length]!;
