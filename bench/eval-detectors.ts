@@ -4,8 +4,9 @@
  *   npm run eval:detectors
  * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard), and
  * Warden's and vard's by subset of a source (attack method, language).
- * Then attacks put inside documents of a held-out benign source, the written business texts and
- * indirect injections (bench/data/written-documents.jsonl), a random split of the pool, the
+ * Then attacks put inside documents of a held-out benign source, the written sets (business texts
+ * and indirect injections, prompt-injection games, other languages: bench/data/written-*.jsonl),
+ * a random split of the pool, the
  * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';

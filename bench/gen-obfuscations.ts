@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadInjectionTrainRows } from './support/eval-data';
-import { pick, rng, type Rand } from './support/rng';
+import { pick, rng, sample, type Rand } from './support/rng';
 
 export const FAMILIES = [
   'plain',
@@ -99,12 +99,7 @@ function bases(r: Rand, n: number): { attacks: string[]; benign: string[] } {
   const pool = loadInjectionTrainRows().filter((row) => isShortAsciiText(row.text));
   const fromPool = (label: string) => {
     const rows = pool.filter((row) => row.label === label).map((row) => row.text.trim());
-    // Seeded partial shuffle: the first `n` of a Fisher–Yates pass.
-    for (let i = 0; i < Math.min(n, rows.length); i++) {
-      const j = i + Math.floor(r() * (rows.length - i));
-      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
-    }
-    return rows.slice(0, n);
+    return sample(r, rows, Math.min(n, rows.length));
   };
   const half = Math.ceil(n / 2);
   const attacks = fromPool('injection').slice(0, n - half);

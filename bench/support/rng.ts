@@ -32,8 +32,12 @@ export function fillEach(r: Rand, t: string, slots: readonly Slot[]): string {
   return t;
 }
 
-/** `k` distinct elements of `xs` (k ≤ its length), in the order drawn. */
+/** `k` distinct elements of `xs` (k ≤ its length), in the order drawn: the first k steps of a Fisher–Yates shuffle. */
 export function sample<T>(r: Rand, xs: readonly T[], k: number): T[] {
-  const rest = [...xs];
-  return Array.from({ length: k }, () => rest.splice(Math.floor(r() * rest.length), 1)[0]!);
+  const a = [...xs];
+  for (let i = 0; i < k; i++) {
+    const j = i + Math.floor(r() * (a.length - i));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a.slice(0, k);
 }
