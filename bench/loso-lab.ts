@@ -11,8 +11,11 @@
  * LAB_TEST=<file.jsonl>[,<file.jsonl@prompt>…] (rows of {text, label}) scores every fold's model on
  * those texts as tool outputs (as prompts with @prompt), sets no fold trains on, and reports each
  * one's recall and FPR as the mean over the folds; LAB_LANGUAGES=3000 adds that many generated attacks
- * in 30 other languages and as many benign texts (bench/support/synthetic-languages.ts; not shipped).
+ * in 30 other languages and as many benign texts (bench/support/synthetic-languages.ts; not shipped);
+ * LAB_DUMP=<file.jsonl> writes each pool row's held-out model probability (the first LAB_SHIFTS shift,
+ * the last configuration) and rule evidence, for comparisons with models outside the repository.
  */
+import { writeFileSync } from 'node:fs';
 import { combineEvidence } from '@warden/shared/detectors/finding';
 import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
 import {
@@ -202,6 +205,21 @@ function run(cfg: Cfg) {
   }
   for (const shift of SHIFTS)
     report({ ...cfg, shift } as Cfg, probs.get(String(shift))!, probs.get(`doc${shift}`)!);
+  if (process.env.LAB_DUMP)
+    writeFileSync(
+      process.env.LAB_DUMP,
+      pool
+        .map((r, i) =>
+          JSON.stringify({
+            id: r.id,
+            source: prepared[i]!.source,
+            y: prepared[i]!.y,
+            prob: probs.get(String(SHIFTS[0]))![i],
+            rules: prepared[i]!.rules,
+          }),
+        )
+        .join('\n') + '\n',
+    );
   docFpr.clear();
   testFigures.clear();
 }
