@@ -5,7 +5,8 @@
  * Headline: leave-one-source-out recall and FPR per source (Warden, its rules, its model, vard), and
  * Warden's and vard's by subset of a source (attack method, language).
  * Then attacks put inside documents of a held-out benign source, the written sets (business texts
- * and indirect injections, prompt-injection games, other languages: bench/data/written-*.jsonl),
+ * and indirect injections, prompt-injection games, other languages, ordinary assistant conversations:
+ * bench/data/written-*.jsonl),
  * a random split of the pool, the
  * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
  */
@@ -387,6 +388,22 @@ export const WRITTEN_MULTILINGUAL: WrittenSet = {
     'never trained on; shipped model, scored as prompts). Attacks by style, benign texts by kind.',
 };
 
+/**
+ * Single user turns of ordinary conversations with an assistant (chat, coding, support, tutoring):
+ * overrides mid-conversation, personas, prompt extraction, claimed authority, disguised harmful
+ * requests, refusal suppression, step-by-step escalation, split payloads; and the same surface
+ * harmlessly (redirections, talk about AI, role-play, strict formats, security work, dark but safe
+ * topics, developers' talk, everyday commands), scored as prompts: issue #21's 50% on direct attacks
+ * in ordinary assistant conversations.
+ */
+export const WRITTEN_CONVERSATIONS: WrittenSet = {
+  file: 'written-conversations.jsonl',
+  field: 'prompt',
+  title:
+    'Written attacks and look-alikes in ordinary assistant conversations (bench/data/written-conversations.jsonl;\n' +
+    'never trained on; shipped model, scored as prompts). Attacks by style, benign texts by kind.',
+};
+
 export const loadWritten = (set: WrittenSet): WrittenText[] =>
   parseJsonl<WrittenText>(new URL(`./data/${set.file}`, import.meta.url));
 
@@ -610,6 +627,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   evalWritten(WRITTEN_DOCUMENTS);
   evalWritten(WRITTEN_GAMES);
   evalWritten(WRITTEN_MULTILINGUAL);
+  evalWritten(WRITTEN_CONVERSATIONS);
   evalInjectionRandomSplit();
   evalObfuscations();
   evalResponseLeaks();
