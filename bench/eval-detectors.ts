@@ -6,9 +6,8 @@
  * Warden's and vard's by subset of a source (attack method, language).
  * Then attacks put inside documents of a held-out benign source, the written sets (business texts
  * and indirect injections, prompt-injection games, other languages, ordinary assistant conversations:
- * bench/data/written-*.jsonl),
- * a random split of the pool, the
- * obfuscation families (bench/gen-obfuscations.ts), response leaks and PII.
+ * bench/data/written-*.jsonl), a random split of the pool, the obfuscation families
+ * (bench/gen-obfuscations.ts), response leaks and PII.
  */
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';

@@ -205,21 +205,18 @@ function run(cfg: Cfg) {
   }
   for (const shift of SHIFTS)
     report({ ...cfg, shift } as Cfg, probs.get(String(shift))!, probs.get(`doc${shift}`)!);
-  if (process.env.LAB_DUMP)
+  if (process.env.LAB_DUMP) {
+    const first = probs.get(String(SHIFTS[0]))!;
     writeFileSync(
       process.env.LAB_DUMP,
       pool
-        .map((r, i) =>
-          JSON.stringify({
-            id: r.id,
-            source: prepared[i]!.source,
-            y: prepared[i]!.y,
-            prob: probs.get(String(SHIFTS[0]))![i],
-            rules: prepared[i]!.rules,
-          }),
-        )
+        .map((r, i) => {
+          const { source, y, rules } = prepared[i]!;
+          return JSON.stringify({ id: r.id, source, y, prob: first[i], rules });
+        })
         .join('\n') + '\n',
     );
+  }
   docFpr.clear();
   testFigures.clear();
 }
