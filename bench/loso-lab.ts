@@ -12,6 +12,8 @@
  * those texts as tool outputs (as prompts with @prompt), sets no fold trains on, and reports each
  * one's recall and FPR as the mean over the folds; LAB_LANGUAGES=3000 adds that many generated attacks
  * in 30 other languages and as many benign texts (bench/support/synthetic-languages.ts; not shipped);
+ * LAB_ROLEPLAY=1500 adds that many role-play jailbreaks and as many benign look-alikes
+ * (bench/support/synthetic-roleplay.ts; not shipped);
  * LAB_DUMP=<file.jsonl> writes each pool row's held-out model probability (the first LAB_SHIFTS shift,
  * the last configuration) and rule evidence, for comparisons with models outside the repository.
  */
@@ -119,8 +121,11 @@ const prepared: Prepared[] = pool.map((r) => {
   return row;
 });
 const examples: Example[] = pool.flatMap((r, i) => textExamples(r, prepared[i]!.source));
-const LANGUAGES = Number(process.env.LAB_LANGUAGES ?? 0);
-const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples(LANGUAGES);
+const labRows = {
+  languages: Number(process.env.LAB_LANGUAGES ?? 0),
+  roleplay: Number(process.env.LAB_ROLEPLAY ?? 0),
+};
+const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples(labRows);
 // With small windows, benign texts' small windows are negatives too (the model scores them).
 if (SMALL) {
   const benignChunks = (text: string, id: string, group: string): Example[] => {
@@ -137,7 +142,7 @@ if (SMALL) {
     if (r.label === 'benign') examples.push(...benignChunks(r.text, r.id, prepared[i]!.source));
   });
   if (!process.env.LAB_NO_SYNTH)
-    for (const r of syntheticRows(undefined, LANGUAGES))
+    for (const r of syntheticRows(undefined, labRows))
       if (r.label === 'benign') synth.push(...benignChunks(r.text, r.id, r.source));
 }
 process.stderr.write(

@@ -14,7 +14,7 @@ import {
   type LinearModel,
 } from '@warden/shared/detectors/injection-features';
 import { buildViews } from '@warden/shared/detectors/views';
-import { syntheticRows } from './synthetic';
+import { syntheticRows, type LabRows } from './synthetic';
 
 export interface Example {
   /** Row id: fixes the training order. */
@@ -158,8 +158,8 @@ export function fnv(s: string): number {
 }
 
 /** The generated training rows (bench/support/synthetic.ts) as examples; every model is trained with them. */
-export function syntheticExamples(languages = 0): Example[] {
-  return syntheticRows(undefined, languages).flatMap((r) => textExamples(r, r.source));
+export function syntheticExamples(lab: LabRows = {}): Example[] {
+  return syntheticRows(undefined, lab).flatMap((r) => textExamples(r, r.source));
 }
 
 /** Trains on `examples` (not modified); deterministic for a given set of examples. */

@@ -21,6 +21,7 @@ import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
 import { languageRows } from './synthetic-languages';
+import { roleplayAttack, roleplayLookalike } from './synthetic-roleplay';
 
 export interface SyntheticRow {
   id: string;
@@ -600,12 +601,21 @@ const OBFUSCATION_WRAPPERS = ['', 'Decode this: ', 'Text: ', 'Input: ', 'See bel
  */
 const TRAINING_FAMILIES = OBFUSCATION_FAMILIES.filter((f) => f !== 'escaped');
 
+/** Generated kinds measured and not shipped, for bench/loso-lab.ts: how many rows of each to add. */
+export interface LabRows {
+  /** Attacks in 30 other languages and as many benign texts (synthetic-languages.ts; LAB_LANGUAGES). */
+  languages?: number;
+  /** Role-play jailbreaks and as many benign look-alikes (synthetic-roleplay.ts; LAB_ROLEPLAY). */
+  roleplay?: number;
+}
+
 /**
  * Training rows: the base rows, then obfuscated copies of some of them. For an obfuscated benign
  * text every view the model reads is a negative; for an obfuscated attack only its most decoded
- * view is a positive (the wrapper around an encoded payload is not itself an attack).
+ * view is a positive (the wrapper around an encoded payload is not itself an attack); then the
+ * games and their look-alikes, and the lab-only kinds of LabRows (none unless asked for).
  */
-export function syntheticRows(seed = 2021, languages = 0): SyntheticRow[] {
+export function syntheticRows(seed = 2021, { languages = 0, roleplay = 0 }: LabRows = {}): SyntheticRow[] {
   const r = rng(seed);
   const base = [...baseRows(r)];
   const out = [...base];
@@ -634,5 +644,10 @@ export function syntheticRows(seed = 2021, languages = 0): SyntheticRow[] {
   // docs/detection-experiments.md), `LAB_LANGUAGES` in bench/loso-lab.ts.
   const l = rng(seed + 2);
   for (const x of languageRows(l, languages, carrier)) add(x.text, x.label, 'languages');
+  // `roleplay` role-play jailbreaks and as many benign look-alikes (synthetic-roleplay.ts), from a
+  // seed of their own after those; likewise not shipped, `LAB_ROLEPLAY`.
+  const p = rng(seed + 3);
+  for (let i = 0; i < roleplay; i++) add(roleplayAttack(p), 'injection', 'roleplay');
+  for (let i = 0; i < roleplay; i++) add(roleplayLookalike(p), 'benign', 'roleplay-lookalike');
   return out;
 }
