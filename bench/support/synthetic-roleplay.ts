@@ -1,12 +1,13 @@
 /**
- * Generated role-play jailbreaks and their benign contrast: a harmful request wrapped in a frame that
- * asks the model to step outside its judgement (a novel's villain, a screenplay, a hypothetical, a
- * world without laws, a late relative's bedtime story, research "for educational purposes", an
- * emergency), and as benign texts the same frames around harmless requests, dark fiction that asks
- * for a story rather than a method, requests that discuss a harmful topic (essays, history, news) and
- * plain questions about dangers (how to recognise, prevent or report them). bench/loso-lab.ts adds
- * them with LAB_ROLEPLAY; measured and not shipped (docs/detection-experiments.md, 2026-12-02). Composed from independent parts, seeded; written for Warden, not taken from the pool
- * or from any benchmark's prompts.
+ * Generated role-play jailbreaks and their benign contrast: a harmful request wrapped in a frame
+ * that asks the model to step outside its judgement (a novel's villain, a screenplay, a
+ * hypothetical, a world without laws, a late relative's bedtime story, research "for educational
+ * purposes", an emergency), and as benign texts the same frames around harmless requests, dark
+ * fiction that asks for a story rather than a method, requests that discuss a harmful topic
+ * (essays, history, news) and plain questions about dangers (how to recognise, prevent or report
+ * them). bench/loso-lab.ts adds them with LAB_ROLEPLAY; measured and not shipped
+ * (docs/detection-experiments.md, 2026-12-02). Composed from independent parts, seeded; written for
+ * Warden, not taken from the pool or from any benchmark's prompts.
  */
 import { chance, fillEach, int, pick, type Rand, type Slot } from './rng';
 
