@@ -24,6 +24,7 @@ export const FAMILIES = [
   'unicode_tags',
   'mix_of_two',
   'escaped',
+  'misspelt',
 ] as const;
 export type Family = (typeof FAMILIES)[number];
 
@@ -303,6 +304,42 @@ function escaped(r: Rand, t: string): { text: string; method: string } {
   return { text: pick(r, WRAPPERS) + body, method: `escaped:${form}` };
 }
 
+/**
+ * A third of the longer words (six letters or more; one at least) misspelt by one edit each, as people
+ * hide the words a filter looks for: a letter dropped, doubled, changed to its keyboard neighbour, or two swapped.
+ */
+const KEYBOARD = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+function keyboardNeighbour(r: Rand, c: string): string {
+  const row = KEYBOARD.find((k) => k.includes(c.toLowerCase()));
+  if (!row) return c;
+  const at = row.indexOf(c.toLowerCase());
+  const next = row[at + (at === 0 || (at < row.length - 1 && r() < 0.5) ? 1 : -1)]!;
+  return c === c.toLowerCase() ? next : next.toUpperCase();
+}
+const EDITS = {
+  drop: (w: string, i: number) => w.slice(0, i) + w.slice(i + 1),
+  double: (w: string, i: number) => w.slice(0, i + 1) + w.slice(i),
+  swap: (w: string, i: number) => w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2),
+};
+function misspelt(r: Rand, t: string): { text: string; method: string } {
+  const words = [...t.matchAll(/[A-Za-z]{6,}/g)];
+  const chosen = new Set(
+    sample(r, words, Math.min(words.length, Math.max(1, Math.round(words.length / 3)))).map((m) => m.index),
+  );
+  const kinds: string[] = [];
+  const text = t.replace(/[A-Za-z]{6,}/g, (w, at: number) => {
+    if (!chosen.has(at)) return w;
+    const kind = pick(r, ['drop', 'double', 'swap', 'neighbour'] as const);
+    kinds.push(kind);
+    // Not the first letter: a misspelling keeps a word's start, where a reader looks.
+    const i = 1 + Math.floor(r() * (w.length - 2));
+    return kind === 'neighbour'
+      ? w.slice(0, i) + keyboardNeighbour(r, w[i]!) + w.slice(i + 1)
+      : EDITS[kind](w, i);
+  });
+  return { text, method: `misspelt:${kinds.join(',') || 'none'}` };
+}
+
 type Obfuscator = (r: Rand, t: string) => { text: string; method: string };
 const as =
   (method: string, f: (r: Rand, t: string) => string): Obfuscator =>
@@ -318,6 +355,7 @@ const OBFUSCATORS: Record<Exclude<Family, 'plain' | 'mix_of_two'>, Obfuscator> =
   comment,
   unicode_tags: as('unicode_tags', unicodeTags),
   escaped,
+  misspelt,
 };
 /** Pairs applied inner first: the second hides the output of the first. */
 const MIXES: Array<[keyof typeof OBFUSCATORS, keyof typeof OBFUSCATORS]> = [

@@ -597,9 +597,11 @@ const OBFUSCATION_WRAPPERS = ['', 'Decode this: ', 'Text: ', 'Input: ', 'See bel
  * escapes), which the eval scores but training does not use. Trained on, it moved the
  * leave-one-source-out figures along the recall/FPR curve (macro 0.603/0.078 against 0.602/0.077;
  * tau-bench FPR 0.063 -> 0.071) without improving them: its decoded view is the plain text, which
- * the model already knows.
+ * the model already knows. Nor `misspelt` (2026.12.10): trained on, the figures moved within the
+ * lab's noise (0.712 / 0.064 against 0.708 / 0.065 at the same bias) and the written sets' along
+ * their curves; the respelled view reads the misspellings without it.
  */
-const TRAINING_FAMILIES = OBFUSCATION_FAMILIES.filter((f) => f !== 'escaped');
+const TRAINING_FAMILIES = OBFUSCATION_FAMILIES.filter((f) => f !== 'escaped' && f !== 'misspelt');
 
 /** Generated kinds measured and not shipped, for bench/loso-lab.ts: how many rows of each to add. */
 export interface LabRows {

@@ -49,6 +49,7 @@ const VIEWS: Record<string, string> = {
   nfkc: 'after Unicode normalisation',
   despaced: 'with spacing removed',
   leet: 'with leetspeak undone',
+  respelled: 'with misspelt key words read as meant',
   unicode_tags: 'hidden Unicode tag characters',
   comment: 'inside a comment',
   base64: 'decoded from base64',

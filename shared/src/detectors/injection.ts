@@ -4,7 +4,7 @@ import { injectionRules, type InjectionRule } from './injection-rules';
 import { conceptNames, type LinearModel } from './injection-features';
 import { scoreInjectionModel, type ModelScore } from './injection-model';
 import { firstMatchSpan, trieSource, type Utf8Text } from './utf8-text';
-import { rawSpan, viewUtf8, type FieldViews, type TextView } from './views';
+import { rawSpan, readThroughHiding, viewUtf8, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
 // repeats ({0,4} inside {0,3}) and Unicode classes made the 1 MB adversarial input 20× slower.
@@ -364,7 +364,7 @@ export function scoreModelViews(fv: FieldViews, model?: LinearModel, stopAt = 1)
 export function ruleEvidence(fv: FieldViews, isData = false): number[] {
   const hits = collectHits(fv, { field: '', isData }, true);
   const evidence = ruleWeights(hits);
-  if ([...hits.values()].some((h) => h.view.name !== 'nfkc')) evidence.push(0.3);
+  if ([...hits.values()].some((h) => readThroughHiding(h.view))) evidence.push(0.3);
   return evidence;
 }
 
@@ -387,7 +387,7 @@ function findingsFor(
 ): Finding[] | undefined {
   const ruleEvidence = [...hits.values()];
   const evidence = ruleWeights(hits);
-  const hidden = ruleEvidence.some((h) => h.view.name !== 'nfkc');
+  const hidden = ruleEvidence.some((h) => readThroughHiding(h.view));
   // A model score below 0.5 is weak counter-evidence only when no rule fired, so it is not added.
   if (model.probability >= 0.2) evidence.push(model.probability);
   if (hidden) evidence.push(0.3);

@@ -1,5 +1,6 @@
 import { confusableFold, isLookalikeScript } from './confusables';
 import { decodeSegments, LEET } from './encodings';
+import { misspellings } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
@@ -8,6 +9,7 @@ export type ViewName =
   | 'nfkc'
   | 'despaced'
   | 'leet'
+  | 'respelled'
   | 'unicode_tags'
   | 'comment'
   | 'base64'
@@ -456,6 +458,39 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
 }
 
 /**
+ * Whether a view was read through some hiding (spaced letters, leetspeak, an encoding, a comment, tag
+ * characters): a rule found there is evidence of its own. The normalised view is the text as
+ * written, and a misspelling is too common in honest text to count.
+ */
+export const readThroughHiding = (view: TextView): boolean =>
+  view.name !== 'nfkc' && view.name !== 'respelled';
+
+/**
+ * The text with misspelt key words read as meant (spelling.ts): "ignore your previous iunstructions"
+ * reads "ignore your previous instructions". A respelt word's first and last letters point at the
+ * raw word's, the ones between spread evenly over it.
+ */
+function respell(src: TextView): TextView | undefined {
+  const fixes = misspellings(src.text);
+  if (!fixes.length) return undefined;
+  const b = new ViewBuilder(src.text.length + fixes.length);
+  let copied = 0;
+  for (const [start, end, word] of fixes) {
+    b.copyFrom(src, copied, start);
+    const scale = (end - start - 1) / (word.length - 1);
+    for (let k = 0; k < word.length; k++) {
+      const at = start + Math.round(k * scale);
+      b.push(word[k]!, rawSpan(src, at, at + 1)[0]);
+    }
+    copied = end;
+  }
+  b.copyFrom(src, copied, src.text.length);
+  const view = b.done('respelled', src.segStart, src.segEnd);
+  view.ascii = src.ascii;
+  return view;
+}
+
+/**
  * The derived views (despaced, leet, decoded) cover at most this many leading characters of a
  * field; the normalised view always covers all of it. Obfuscated payloads are read in the first
  * 256 KB, and a 1 MB field costs a quarter of the per-character view work.
@@ -510,6 +545,9 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   }
   if (opts.derived === false) return { raw, normalized, views, signals };
   const head = prefixView(normalized, MAX_DERIVED_CHARS);
+  // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
+  const respelled = respell(head);
+  if (respelled) views.push(respelled);
   const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
   const leet = unleet(spaced ?? head, signals);
