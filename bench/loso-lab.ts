@@ -14,6 +14,9 @@
  * in 30 other languages and as many benign texts (bench/support/synthetic-languages.ts; not shipped);
  * LAB_ROLEPLAY=1500 adds that many role-play jailbreaks and as many benign look-alikes
  * (bench/support/synthetic-roleplay.ts; not shipped);
+ * LAB_DATA_ALONE=0.55,0.6 also scores the in-document table and the LAB_TEST files read as tool
+ * outputs with the model needing that probability when no rule fired (one line per fold; measured and
+ * not kept, docs/detection-experiments.md, 2026-12-03);
  * LAB_DUMP=<file.jsonl> writes each pool row's held-out model probability (the first LAB_SHIFTS shift,
  * the last configuration) and rule evidence, for comparisons with models outside the repository.
  */
@@ -171,11 +174,21 @@ function bestScore(m: LinearModel, windows: Uint32Array[]): number {
 }
 
 /** Warden's verdict from rule evidence and a model score, combined as the detector does. */
-function flags(cfg: Cfg, rules: number[], prob: number): boolean {
+function flags(cfg: Cfg, rules: number[], prob: number, alone = cfg.alone ?? 0): boolean {
   const ev = [...rules];
   if (prob >= cfg.floor) ev.push(prob);
-  return combineEvidence(ev) >= INJECTION_THRESHOLD && (rules.length > 0 || prob >= (cfg.alone ?? 0));
+  return combineEvidence(ev) >= INJECTION_THRESHOLD && (rules.length > 0 || prob >= alone);
 }
+/** Recall and FPR of the verdicts `hit` on `rows`. */
+function rates(rows: Array<{ y: number }>, hit: boolean[]): [number, number] {
+  const rate = (y: number) =>
+    hit.filter((h, k) => h && rows[k]!.y === y).length / Math.max(1, rows.filter((x) => x.y === y).length);
+  return [rate(1), rate(0)];
+}
+/** LAB_DATA_ALONE: the model probabilities a tool output needs when no rule fired, scored besides. */
+const DATA_ALONE = (process.env.LAB_DATA_ALONE ?? '').split(',').filter(Boolean).map(Number);
+/** Per shift and LAB_DATA_ALONE value, each fold's in-document recall, document FPR, and LAB_TEST tool-output recall and FPR. */
+const dataAlone = new Map<string, number[][]>();
 
 function run(cfg: Cfg) {
   const probs = new Map<string, Float64Array>();
@@ -194,13 +207,33 @@ function run(cfg: Cfg) {
       probs.set(String(shift), out);
       probs.set(`doc${shift}`, docOut);
       const flagged = plainDocs.filter((d) => flags(cfg, d.rules, bestScore(m, d.windows))).length;
+      for (const a of DATA_ALONE) {
+        // In-document recall counts for sources with 20+ attacks, as the headline's does.
+        const docs = idx.filter((i) => prepared[i]!.doc);
+        const found = docs.filter((i) => {
+          const d = prepared[i]!.doc!;
+          return flags(cfg, d.rules, bestScore(m, d.windows), a);
+        }).length;
+        const fold = [
+          docs.length >= 20 ? found / docs.length : NaN,
+          plainDocs.filter((d) => flags(cfg, d.rules, bestScore(m, d.windows), a)).length /
+            Math.max(1, plainDocs.length),
+          ...extraTests
+            .filter((t) => !t.name.endsWith('as prompts'))
+            .flatMap((t) =>
+              rates(
+                t.rows,
+                t.rows.map((x) => flags(cfg, x.rules, bestScore(m, x.windows), a)),
+              ),
+            ),
+        ];
+        const key = `${shift}\u0000${a}`;
+        dataAlone.set(key, [...(dataAlone.get(key) ?? []), fold]);
+      }
       for (const t of extraTests) {
         const hit = t.rows.map((x) => flags(cfg, x.rules, bestScore(m, x.windows)));
-        const rate = (y: number) =>
-          hit.filter((h, k) => h && t.rows[k]!.y === y).length /
-          Math.max(1, t.rows.filter((x) => x.y === y).length);
         const key = `${t.name}\u0000${shift}`;
-        testFigures.set(key, [...(testFigures.get(key) ?? []), [rate(1), rate(0)]]);
+        testFigures.set(key, [...(testFigures.get(key) ?? []), rates(t.rows, hit)]);
       }
       docFpr.set(String(shift), [
         ...(docFpr.get(String(shift)) ?? []),
@@ -222,6 +255,18 @@ function run(cfg: Cfg) {
         .join('\n') + '\n',
     );
   }
+  for (const [key, folds] of dataAlone) {
+    const [shift, a] = key.split('\u0000');
+    const means = folds[0]!.map((_, k) => {
+      const xs = folds.map((f) => f[k]!).filter(Number.isFinite);
+      return (xs.reduce((x, y) => x + y, 0) / xs.length).toFixed(3);
+    });
+    console.log(
+      `  shift ${shift}, model alone in a tool output needs ${a}: in a document R (≥20) ${means[0]} FPR ${means[1]}` +
+        (means.length > 2 ? `; LAB_TEST tool outputs R / FPR ${means.slice(2).join(' / ')}` : ''),
+    );
+  }
+  dataAlone.clear();
   docFpr.clear();
   testFigures.clear();
 }
