@@ -15,8 +15,8 @@
  * LAB_ROLEPLAY=1500 adds that many role-play jailbreaks and as many benign look-alikes
  * (bench/support/synthetic-roleplay.ts; not shipped);
  * LAB_DATA_ALONE=0.55,0.6 also scores the in-document table and the LAB_TEST files read as tool
- * outputs with the model needing that probability when no rule fired (one line per fold; measured and
- * not kept, docs/detection-experiments.md, 2026-12-03);
+ * outputs with the model needing that probability when no rule fired (one line per shift and value,
+ * means of the folds; measured and not kept, docs/detection-experiments.md, 2026-12-03);
  * LAB_DUMP=<file.jsonl> writes each pool row's held-out model probability (the first LAB_SHIFTS shift,
  * the last configuration) and rule evidence, for comparisons with models outside the repository.
  */
