@@ -5,9 +5,8 @@
  * swap of neighbours) away from a word the English rules key on is read as that word, unless it is
  * an English word itself ("forged" is not "forget").
  *
- * Symmetric deletes (every word and every word less one letter, both sides) find the candidates
- * without comparing each word with the lexicon; a three-letter prefix or suffix check in front keeps
- * the cost off the words that cannot be near any of them.
+ * Every string one edit from a lexicon word is computed once, so a word of the text costs one
+ * lookup.
  */
 
 /** Words the English rules key on, six letters or more (shorter ones have too many neighbours). */
@@ -112,18 +111,6 @@ export const NEIGHBOURS: readonly string[] = (
 const lexicon = new Set(LEXICON);
 const neighbours = new Set(NEIGHBOURS);
 
-/** Every string `word` less one letter. */
-function deletes(word: string): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
-  return out;
-}
-
-/** A lexicon word less one letter → the lexicon words it comes from. */
-const byDelete = new Map<string, string[]>();
-for (const word of LEXICON)
-  for (const d of new Set(deletes(word))) byDelete.set(d, [...(byDelete.get(d) ?? []), word]);
-
 const MIN = Math.min(...LEXICON.map((w) => w.length)) - 1;
 const MAX = Math.max(...LEXICON.map((w) => w.length)) + 1;
 const key3 = (t: string, at: number) =>
@@ -134,42 +121,50 @@ const key3 = (t: string, at: number) =>
  */
 const prefixes = new Set(LEXICON.map((w) => key3(w, 0)));
 const suffixes = new Set(LEXICON.map((w) => key3(w, w.length - 3)));
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
-/** Two words of one length differ in one letter, or in two neighbours swapped. */
-function oneChangeOrSwap(a: string, b: string): boolean {
-  let first = -1;
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === b[i]) continue;
-    if (first < 0) first = i;
-    else
-      return i === first + 1 && a[first] === b[i] && a[i] === b[first] && a.slice(i + 1) === b.slice(i + 1);
+/** Every string of lower-case letters one edit from `word`: a letter dropped, added or changed, two neighbours swapped. */
+function edits(word: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    for (const c of LETTERS) out.add(head + c + word.slice(i));
+    if (i === word.length) break;
+    const tail = word.slice(i + 1);
+    out.add(head + tail);
+    for (const c of LETTERS) out.add(head + c + tail);
+    if (i + 1 < word.length) out.add(head + word[i + 1] + word[i] + word.slice(i + 2));
   }
-  return true;
+  out.delete(word);
+  return out;
 }
+
+/**
+ * Every string one edit from a lexicon word (that is not one itself and keeps a lexicon word's first
+ * or last three letters) → the lexicon word, or '' where it is one edit from two ("ethica": "ethics"
+ * and "ethical"; left alone). 30,927 strings, built once: a word of the text then costs one
+ * lookup instead of its deletes and theirs (14% of the detector's time a bench record before).
+ */
+const near = new Map<string, string>();
+for (const word of LEXICON)
+  for (const e of edits(word)) {
+    if (lexicon.has(e) || (!prefixes.has(key3(e, 0)) && !suffixes.has(key3(e, e.length - 3)))) continue;
+    const seen = near.get(e);
+    near.set(e, seen === undefined || seen === word ? word : '');
+  }
 
 /**
  * The one lexicon word `word` (lower-case ASCII letters) is a misspelling of, if any. `exceptions`
  * are the English words left alone (the list above; none, to find them).
  */
 export function respelling(word: string, exceptions: ReadonlySet<string> = neighbours): string | undefined {
-  if (word.length < MIN || word.length > MAX || lexicon.has(word) || exceptions.has(word)) return undefined;
-  if (!prefixes.has(key3(word, 0)) && !suffixes.has(key3(word, word.length - 3))) return undefined;
-  const found = new Set<string>();
-  // A letter dropped: the word is a lexicon word less one letter.
-  for (const w of byDelete.get(word) ?? []) found.add(w);
-  for (const d of deletes(word)) {
-    // A letter added: the word less one letter is a lexicon word.
-    if (lexicon.has(d)) found.add(d);
-    // A letter changed, or two neighbours swapped: both less one letter meet (as two edits may).
-    for (const w of byDelete.get(d) ?? [])
-      if (w.length === word.length && oneChangeOrSwap(word, w)) found.add(w);
-  }
-  // One edit from two lexicon words ("ethica": "ethics" and "ethical") is ambiguous: left alone.
-  return found.size === 1 ? [...found][0] : undefined;
+  if (word.length < MIN || word.length > MAX || exceptions.has(word)) return undefined;
+  return near.get(word) || undefined;
 }
 
-/** Runs of letters; one beside a digit, `@` or `$` is leetspeak, which the leet view reads. */
-const WORD = /(?<![a-z0-9@$])[a-z]{5,}(?![a-z0-9@$])/g;
+const isLetter = (c: number) => c >= 97 && c <= 122;
+/** A run of letters beside a digit, `@` or `$` is leetspeak, which the leet view reads. */
+const glued = (c: number) => isLetter(c) || (c >= 48 && c <= 57) || c === 64 || c === 36;
 
 /**
  * English function words, few of them words of the other languages Warden reads: the lexicon is
@@ -180,15 +175,27 @@ const ENGLISH =
 /** How far either side of a misspelt word to look for English. */
 const CONTEXT = 60;
 
-/** Misspelt lexicon words in a lower-case text, among English words: [start, end, the word meant]. */
+/**
+ * Misspelt lexicon words in a lower-case text, among English words: [start, end, the word meant].
+ * Runs of letters are read in place, and only one that keeps a lexicon word's first or last three
+ * letters is copied out to be looked up: most words cost a few comparisons.
+ */
 export function misspellings(text: string): Array<[number, number, string]> {
   const out: Array<[number, number, string]> = [];
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m; m = WORD.exec(text)) {
-    const fixed = respelling(m[0]);
-    const end = m.index + m[0].length;
-    if (fixed && ENGLISH.test(text.slice(Math.max(0, m.index - CONTEXT), end + CONTEXT)))
-      out.push([m.index, end, fixed]);
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    if (!isLetter(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < n && isLetter(text.charCodeAt(i))) i++;
+    if (i - start < MIN || i - start > MAX) continue;
+    if ((start > 0 && glued(text.charCodeAt(start - 1))) || (i < n && glued(text.charCodeAt(i)))) continue;
+    if (!prefixes.has(key3(text, start)) && !suffixes.has(key3(text, i - 3))) continue;
+    const fixed = respelling(text.slice(start, i));
+    if (fixed && ENGLISH.test(text.slice(Math.max(0, start - CONTEXT), i + CONTEXT)))
+      out.push([start, i, fixed]);
   }
   return out;
 }
