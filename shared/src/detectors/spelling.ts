@@ -121,6 +121,9 @@ const key3 = (t: string, at: number) =>
  */
 const prefixes = new Set(LEXICON.map((w) => key3(w, 0)));
 const suffixes = new Set(LEXICON.map((w) => key3(w, w.length - 3)));
+/** `t[start, end)` begins with a lexicon word's first three letters or ends with one's last three. */
+const keepsEnds = (t: string, start: number, end: number) =>
+  prefixes.has(key3(t, start)) || suffixes.has(key3(t, end - 3));
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Every string of lower-case letters one edit from `word`: a letter dropped, added or changed, two neighbours swapped. */
@@ -148,7 +151,7 @@ function edits(word: string): Set<string> {
 const near = new Map<string, string>();
 for (const word of LEXICON)
   for (const e of edits(word)) {
-    if (lexicon.has(e) || (!prefixes.has(key3(e, 0)) && !suffixes.has(key3(e, e.length - 3)))) continue;
+    if (lexicon.has(e) || !keepsEnds(e, 0, e.length)) continue;
     const seen = near.get(e);
     near.set(e, seen === undefined || seen === word ? word : '');
   }
@@ -192,7 +195,7 @@ export function misspellings(text: string): Array<[number, number, string]> {
     while (i < n && isLetter(text.charCodeAt(i))) i++;
     if (i - start < MIN || i - start > MAX) continue;
     if ((start > 0 && glued(text.charCodeAt(start - 1))) || (i < n && glued(text.charCodeAt(i)))) continue;
-    if (!prefixes.has(key3(text, start)) && !suffixes.has(key3(text, i - 3))) continue;
+    if (!keepsEnds(text, start, i)) continue;
     const fixed = respelling(text.slice(start, i));
     if (fixed && ENGLISH.test(text.slice(Math.max(0, start - CONTEXT), i + CONTEXT)))
       out.push([start, i, fixed]);
