@@ -21,8 +21,9 @@ describe('injection model: concept features', () => {
 
   it('finds no concept in ordinary text, and stems only at the start of a word', () => {
     expect(conceptsIn('the quarterly report shows growth in every region')).toEqual([]);
-    // "prior" is an exact entry: "priority" is not "previous"; "ignore*" is a stem: "ignored" is.
-    expect(conceptsIn('a high priority ticket')).toEqual([]);
+    // "prior" is an exact entry: "priority" is not "previous" (it is urgency, `priorit*`); "ignore*"
+    // is a stem: "ignored" is.
+    expect(conceptsIn('a high priority ticket')).toEqual(['urgent']);
     expect(conceptsIn('the warnings were ignored')).toEqual(['ignore']);
   });
 
