@@ -21,6 +21,7 @@ import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
 import { languageRows } from './synthetic-languages';
+import { followUp } from './synthetic-followups';
 import { roleplayAttack, roleplayLookalike } from './synthetic-roleplay';
 
 export interface SyntheticRow {
@@ -609,6 +610,8 @@ export interface LabRows {
   languages?: number;
   /** Role-play jailbreaks and as many benign look-alikes (synthetic-roleplay.ts; LAB_ROLEPLAY). */
   roleplay?: number;
+  /** Benign later turns of a conversation (synthetic-followups.ts; LAB_FOLLOWUPS). */
+  followups?: number;
 }
 
 /**
@@ -617,7 +620,10 @@ export interface LabRows {
  * view is a positive (the wrapper around an encoded payload is not itself an attack); then the
  * games and their look-alikes, and the lab-only kinds of LabRows (none unless asked for).
  */
-export function syntheticRows(seed = 2021, { languages = 0, roleplay = 0 }: LabRows = {}): SyntheticRow[] {
+export function syntheticRows(
+  seed = 2021,
+  { languages = 0, roleplay = 0, followups = 0 }: LabRows = {},
+): SyntheticRow[] {
   const r = rng(seed);
   const base = [...baseRows(r)];
   const out = [...base];
@@ -651,5 +657,9 @@ export function syntheticRows(seed = 2021, { languages = 0, roleplay = 0 }: LabR
   const p = rng(seed + 3);
   for (let i = 0; i < roleplay; i++) add(roleplayAttack(p), 'injection', 'roleplay');
   for (let i = 0; i < roleplay; i++) add(roleplayLookalike(p), 'benign', 'roleplay-lookalike');
+  // `followups` benign later turns of a conversation (synthetic-followups.ts), from a seed of their
+  // own after those; likewise not shipped, `LAB_FOLLOWUPS`.
+  const f = rng(seed + 4);
+  for (let i = 0; i < followups; i++) add(followUp(f), 'benign', 'follow-up');
   return out;
 }
