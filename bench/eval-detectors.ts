@@ -28,7 +28,7 @@ import {
   type PiiSpan,
 } from './support/eval-data';
 import { generateObfuscations } from './gen-obfuscations';
-import { generateResponseLeaks } from './gen-response-leaks';
+import { generateResponseLeaks, type ResponseLeakRow } from './gen-response-leaks';
 import {
   textExamples,
   syntheticExamples,
@@ -495,33 +495,41 @@ export function evalObfuscations() {
 }
 
 /**
- * Response-side leaks without a canary or a known system prompt (bench/gen-response-leaks.ts, seed 6):
- * recall on leaking responses and FPR on ordinary ones. vard scores prompts only, so it has no column.
+ * Response-side leaks without a canary or a known system prompt: recall on leaking responses and FPR
+ * on ordinary ones, by kind, on the seeded rows of bench/gen-response-leaks.ts (seed 6) and on the
+ * responses written for Warden by a different hand (bench/data/written-leaks.jsonl: 160 leaks in nine
+ * styles, 240 ordinary responses in eleven kinds, many of them hard; never read to change the
+ * detector). vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
-  const rows = generateResponseLeaks();
-  const byKind = new Map<string, Counts>();
-  const all = empty();
-  for (const r of rows) {
-    const flagged = detectText(r.text, 'response').some(
-      (f) => f.threatType === 'system_prompt_leak' || f.threatType === 'canary_leak',
+  const written = parseJsonl<ResponseLeakRow>(new URL('./data/written-leaks.jsonl', import.meta.url));
+  const sets: Array<[string, ResponseLeakRow[]]> = [
+    ['bench/gen-response-leaks.ts, seed 6', generateResponseLeaks()],
+    ['bench/data/written-leaks.jsonl, written by a different hand, never trained on', written],
+  ];
+  for (const [title, rows] of sets) {
+    const byKind = new Map<string, Counts>();
+    const all = empty();
+    for (const r of rows) {
+      const flagged = detectText(r.text, 'response').some(
+        (f) => f.threatType === 'system_prompt_leak' || f.threatType === 'canary_leak',
+      );
+      const key = `${r.label} · ${r.kind}`;
+      if (!byKind.has(key)) byKind.set(key, empty());
+      tally(byKind.get(key)!, flagged, r.label === 'leak');
+      tally(all, flagged, r.label === 'leak');
+    }
+    console.log(`\n## Response leaks without a canary (${title}; no system prompt given)`);
+    printTable(
+      [...[...byKind].sort(([a], [b]) => a.localeCompare(b)), ['all', all] as const].map(([kind, c]) => ({
+        kind,
+        leaks: c.tp + c.fn,
+        clean: c.fp + c.tn,
+        recall: c.tp + c.fn ? f3(c.tp / (c.tp + c.fn)) : '-',
+        FPR: c.fp + c.tn ? f3(c.fp / (c.fp + c.tn)) : '-',
+      })),
     );
-    if (!byKind.has(r.kind)) byKind.set(r.kind, empty());
-    tally(byKind.get(r.kind)!, flagged, r.label === 'leak');
-    tally(all, flagged, r.label === 'leak');
   }
-  console.log(
-    '\n## Response leaks without a canary (bench/gen-response-leaks.ts, seed 6; no system prompt given)',
-  );
-  printTable(
-    [...byKind, ['all', all] as const].map(([kind, c]) => ({
-      kind,
-      leaks: c.tp + c.fn,
-      clean: c.fp + c.tn,
-      recall: c.tp + c.fn ? f3(c.tp / (c.tp + c.fn)) : '-',
-      FPR: c.fp + c.tn ? f3(c.fp / (c.fp + c.tn)) : '-',
-    })),
-  );
 }
 
 // ── PII ──────────────────────────────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 import RE2 from 're2';
 import { detectorVersion, maskValue, roundConfidence, severityFor, type Finding } from './finding';
 import { eachMatch, nextMatch, utf8Of } from './utf8-text';
-import { rawSpan, type FieldViews } from './views';
+import { buildViews, rawSpan, type FieldViews, type ViewName } from './views';
 
 /** Canary tokens echoed anywhere an agent writes: the response, tool inputs, hidden in any view. */
 export function detectCanaries(fv: FieldViews, field: string, canaries: readonly string[]): Finding[] {
@@ -97,20 +97,62 @@ function systemPromptOverlap(raw: string, systemPrompt: string, field: string): 
   };
 }
 
-const LEAK_PHRASES_SRC =
-  '(?:my\\s+(?:system\\s+prompt|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+)?instructions)|the\\s+(?:system\\s+prompt|(?:initial|hidden|original)\\s+instructions))\\s+(?:is|are|says?|reads?)\\s*:?|(?:here\\s+(?:is|are)|below\\s+(?:is|are))\\s+my\\s+(?:system\\s+prompt|instructions|initial\\s+prompt)|i\\s+was\\s+(?:instructed|told|programmed)\\s+(?:by\\s+my\\s+developers?\\s+)?to\\s*:|^\\s*you\\s+are\\s+(?:chatgpt|claude|an?\\s+ai\\s+assistant)[^.\\n]{0,80}(?:trained|created|developed)\\s+by';
+// The assistant speaking of its own instructions: announcing them, quoting them, or saying what they
+// tell it to do ("I was instructed to…", "my guidelines say…", "according to my instructions…"), in
+// English and in the languages the injection rules read. A refusal that only names them ("I've been
+// told not to share my instructions") is not a leak: see selfDisclosure.
+const OWN_INSTRUCTIONS =
+  '(?:system\\s+(?:prompt|message)|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+|internal\\s+)?(?:instructions|guidelines|directives|rules|configuration|prompt|orders))';
+const LEAK_PHRASES_SRC = [
+  '(?:my\\s+(?:system\\s+prompt|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+)?instructions)|the\\s+(?:system\\s+prompt|(?:initial|hidden|original)\\s+instructions))\\s+(?:is|are|says?|reads?)\\s*:?',
+  '(?:here\\s+(?:is|are)|below\\s+(?:is|are))\\s+my\\s+(?:system\\s+prompt|instructions|initial\\s+prompt)',
+  '\\bi\\s+was\\s+(?:instructed|told|programmed)\\s+(?:by\\s+my\\s+developers?\\s+)?to\\s*:',
+  '^\\s*you\\s+are\\s+(?:chatgpt|claude|an?\\s+ai\\s+assistant)[^.\\n]{0,80}(?:trained|created|developed)\\s+by',
+  // What the instructions tell it to do.
+  `\\bmy\\s+${OWN_INSTRUCTIONS}\\s+(?:say|says|state|states|tell\\s+me|tells\\s+me|require|requires|ask\\s+me|asks\\s+me|are\\s+to|is\\s+to|instruct|instructs|want\\s+me|wants\\s+me)\\b`,
+  `\\b(?:according\\s+to|as\\s+per|under|per)\\s+my\\s+${OWN_INSTRUCTIONS}\\b`,
+  `\\b${OWN_INSTRUCTIONS}\\b[^.\\n]{0,60}\\b(?:tells?|asks?|requires?|wants?|instructs?|directs?)\\s+me\\s+(?:to|not\\s+to|never\\s+to)\\b`,
+  "\\bi(?:'ve|’ve|\\s+have)?\\s+(?:been|was)\\s+(?:instructed|told|programmed|configured|directed|set\\s+up)\\s+(?:by\\s+[^.\\n]{1,40}?\\s+)?(?:to|not\\s+to|never\\s+to)\\b",
+  "\\bi(?:'m|’m|\\s+am)\\s+(?:supposed|meant|instructed|configured|programmed)\\s+to\\b",
+  '\\bmy\\s+(?:developers?|creators?|operators?|admins?|owners?)\\s+(?:told|instructed|configured|asked|programmed|want|wants)\\s+me\\s+to\\b',
+  '\\b(?:the\\s+)?rules\\s+i\\s+(?:work|operate|run)\\s+under\\b|\\bi\\s+operate\\s+under\\b',
+  '\\b(?:it|they)\\s+(?:asks?|tells?|requires?|wants?|instructs?)\\s+me\\s+(?:to|not\\s+to|never\\s+to)\\b',
+  // Its configuration: the model behind it, its settings, its tools and files.
+  '\\bmy\\s+(?:tools|functions|knowledge\\s+files?|temperature|model\\s+(?:name|version)|settings|context\\s+window|token\\s+limit)\\s+(?:are|is|include|includes)\\b',
+  '\\bi\\s+can\\s+call\\s+(?:these|the\\s+following|those)\\s+(?:tools|functions)\\b|\\bwith\\s+a\\s+temperature\\s+of\\s+0?\\.\\d',
+  "\\bthat\\s+is\\s+my\\s+(?:current\\s+)?configuration\\b|\\bi(?:'m|’m|\\s+am)\\s+running\\s+on\\s+(?:gpt|claude|llama|mistral|gemini)",
+  // Notes for the operator or the agent, shown to the person they are about.
+  '\\b(?:internal\\s+note|note\\s+to\\s+(?:the\\s+)?(?:assistant|agent|bot|model)|operator\\s+(?:note|guidance)|dev(?:eloper)?\\s+note)\\b',
+  // German, French, Spanish, Portuguese, Italian, Dutch.
+  '\\b(?:meine\\s+(?:anweisungen|instruktionen|richtlinien|vorgaben|regeln)|mein\\s+system-?prompt)\\s+(?:lauten|lautet|sind|besagen|sagen|verlangen)|\\bich\\s+wurde\\s+(?:angewiesen|instruiert|konfiguriert)|\\blaut\\s+meinen\\s+(?:anweisungen|vorgaben|richtlinien)',
+  "\\bmes\\s+(?:instructions|consignes|directives)\\s+(?:sont|disent|indiquent|stipulent|me\\s+demandent)|\\bmon\\s+prompt(?:\\s+système)?\\s+(?:est|dit|indique)|\\bon\\s+m['’]a\\s+(?:demandé|ordonné|dit|configuré)\\s+de\\b|\\bselon\\s+mes\\s+(?:instructions|consignes|directives)",
+  '\\bmis\\s+(?:instrucciones|directrices|indicaciones)\\s+(?:son|dicen|indican|establecen|me\\s+piden)|\\bmi\\s+prompt(?:\\s+del?\\s+sistema)?\\s+(?:es|dice)|\\bme\\s+(?:indicaron|instruyeron|ordenaron|configuraron)\\s+(?:que|para)\\b|\\bsegún\\s+mis\\s+(?:instrucciones|directrices)',
+  '\\bminhas\\s+(?:instruções|diretrizes)\\s+(?:são|dizem|indicam|mandam)|\\bfui\\s+(?:instruíd|configurad|orientad)[oa]\\s+(?:a|para)\\b|\\b(?:segundo|de\\s+acordo\\s+com)\\s+(?:as\\s+)?minhas\\s+instruções',
+  '\\ble\\s+mie\\s+(?:istruzioni|direttive)\\s+(?:sono|dicono|indicano|prevedono)|\\bmi\\s+è\\s+stato\\s+(?:detto|chiesto|ordinato|indicato)\\s+di\\b|\\bsecondo\\s+le\\s+mie\\s+(?:istruzioni|direttive)',
+  '\\bmijn\\s+(?:instructies|richtlijnen)\\s+(?:zijn|luiden|zeggen)|\\bvolgens\\s+mijn\\s+(?:instructies|richtlijnen)',
+  // Russian, Chinese, Japanese, Korean (no \b: RE2's word boundary knows only ASCII).
+  'мои\\s+(?:инструкции|указания|правила)\\s+(?:гласят|говорят|требуют|таковы)|мой\\s+системный\\s+промпт|согласно\\s+моим\\s+(?:инструкциям|указаниям)|мне\\s+(?:было\\s+)?(?:велено|поручено|приказано)',
+  '我的(?:系统)?(?:提示词|提示|指令|指示|设定)(?:是|如下|包括|要求)|我被(?:指示|要求|告知|设定)',
+  '私の(?:システム)?(?:プロンプト|指示)(?:は|には)|と指示されて',
+  '제\\s+(?:시스템\\s+)?(?:프롬프트|지침|지시)(?:는|은)|지시를\\s+받았',
+].join('|');
 const LEAK_PHRASES = new RE2(LEAK_PHRASES_SRC, 'gimu');
 
 // A line (or sentence) of assistant configuration, as a system prompt words it: a persona addressed
 // in the second person, or a rule about what the assistant may reveal, discuss or answer.
-const LINE_START = '(?:^|[\\n.!?:]\\s*)[ \\t]*(?:\\d{1,2}[.)]\\s*|[-*•]\\s*)?';
+const LINE_START = '(?:^|[\\n.!?:。！？]\\s*)[ \\t]*(?:#+\\s*|\\d{1,2}[.)]\\s*|[-*•]\\s*)?(?:system:\\s*)?';
+// The persona, in English and in the other languages system prompts are often written in.
+const ROLE_WORD =
+  '(?:assistant|bot|chatbot|agent|gpt|ai|model|tutor|concierge|advisor|adviser|expert|companion|guide|helper|representative|receptionist|assistent|asistente|assistente|asystent|asistan|ассистент|помощник|助手|助理|アシスタント|어시스턴트|도우미)';
 const CONFIG_PERSONA_SRC =
   LINE_START +
-  "you\\s+are\\s+(?:now\\s+)?(?:an?\\s+|the\\s+)?[\\w', -]{0,50}?\\b(?:assistant|bot|chatbot|agent|gpt|ai|model|tutor|concierge|advisor|adviser|expert|companion|guide)\\b";
+  `(?:you\\s+are|act\\s+as|du\\s+bist|eres|tu\\s+es|você\\s+é|sei|je\\s+bent|jesteś|ты|вы|你是|您是|あなたは|당신은)\\s*[—–-]?\\s*(?:now\\s+)?(?:an?\\s+|the\\s+)?[\\w\\p{L}'’, «»「」-]{0,50}?${ROLE_WORD}`;
 const CONFIG_PERSONA = new RE2(CONFIG_PERSONA_SRC, 'gimu');
 const CONFIG_RULE_SRC =
   LINE_START +
-  "(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|give|mention|tell|follow|refuse|keep|answers|requests|your)|if\\s+the\\s+user\\s+(?:asks|says|wants|requests)|under\\s+no\\s+circumstances)\\b";
+  "(?:(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|give|mention|tell|follow|refuse|keep|answers|requests|your)|if\\s+the\\s+user\\s+(?:asks|says|wants|requests)|under\\s+no\\s+circumstances)\\b" +
+  // The same rules' openings in other languages: never / do not reveal, always recommend.
+  '|(?:gib|verrate|erwähne|nenne)\\s+(?:niemals|nie)|niemals|empfiehl\\s+immer|nunca\\s+(?:menciones|reveles|mencione|revele|digas|diga)|no\\s+(?:reveles|menciones|revele|mencione)|recomienda\\s+siempre|recomende\\s+sempre|ne\\s+(?:révèle|mentionne|divulgue|dis)\\s+jamais|recommande\\s+toujours|non\\s+(?:rivelare|menzionare)|consiglia\\s+sempre|никогда\\s+не|не\\s+(?:раскрывай|упоминай|сообщай)|всегда\\s+рекомендуй|不要(?:透露|提及|泄露|告诉)|无论如何|始终推荐|決して|絶対に|常に|절대|항상|noem\\s+nooit|onthul|nigdy\\s+nie|zawsze\\s+polecaj|asla|her\\s+zaman)';
 const CONFIG_RULE = new RE2(CONFIG_RULE_SRC, 'gimu');
 // A secret the assistant was told to keep, echoed: "the secret password is TANGERINE-42".
 const SECRET_ECHO_SRC =
@@ -201,36 +243,81 @@ function configurationLeak(raw: string, field: string, can: boolean[]): Finding 
   };
 }
 
+// After a phrase about its instructions, a refusal to share them: the phrase disclosed nothing.
+const ONLY_REFUSES =
+  /^[\s,:;—–-]*(?:(?:and\s+)?(?:not|never)\s+)?(?:to\s+)?(?:(?:i\s+)?(?:can(?:no|['’])?t|cannot|won['’]?t|may\s+not|am\s+not\s+(?:allowed|able)\s+to)\s+)?(?:share|reveal|disclose|repeat|show|discuss|give\s+out|print|output|paste)\b[^.\n]{0,40}?\b(?:instructions|prompt|configuration|rules|guidelines|setup|system|them|it|this|those|these)\b/i;
+const DRAFTED_FOR_USER =
+  /\b(?:here(?:['’]s|\s+is)\s+(?:a|an|the|your|one)\b[^.\n]{0,50}\b(?:prompt|instructions|template)|you\s+can\s+(?:use|adapt|paste|copy|start\s+with)\s+(?:this|the\s+following|it)|feel\s+free\s+to\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\s+(?:system\s+)?prompt|for\s+your\s+(?:own\s+)?(?:[\w-]+\s+){0,2}(?:bot|assistant|chatbot|agent|gpt|app)|prompt\s+template)\b/i;
+
+/** The first phrase of the assistant speaking of its own instructions that does more than refuse to share them. */
+function selfDisclosure(raw: string): RegExpExecArray | null {
+  const t = utf8Of(raw);
+  LEAK_PHRASES.lastIndex = 0;
+  for (let m = nextMatch(LEAK_PHRASES, t), n = 0; m && n < 8; m = nextMatch(LEAK_PHRASES, t), n++) {
+    const after = raw.slice(m.index + m[0].length, m.index + m[0].length + 100);
+    if (!ONLY_REFUSES.test(after)) return m;
+  }
+  return null;
+}
+
 /** System-prompt leakage: verbatim overlap when the prompt is known, tell-tale phrasing otherwise. */
 export function detectSystemPromptLeak(fv: FieldViews, field: string, systemPrompt?: string): Finding[] {
-  const out: Finding[] = [];
   if (systemPrompt) {
     const f = systemPromptOverlap(fv.raw, systemPrompt, field);
-    if (f) out.push(f);
+    if (f) return [f];
   }
-  const can = leakCandidates(fv.raw);
-  LEAK_PHRASES.lastIndex = 0;
-  const m = can[0] ? nextMatch(LEAK_PHRASES, utf8Of(fv.raw)) : null;
-  if (m && out.length === 0) {
-    out.push({
-      detector: 'response',
-      detectorVersion,
-      ruleId: 'leak.system_prompt_phrase',
-      threatType: 'system_prompt_leak',
-      severity: 'medium',
-      confidence: 0.6,
-      field,
-      start: m.index,
-      end: m.index + m[0].length,
-      view: 'raw',
-      explanation: 'response announces or quotes its system prompt / hidden instructions',
-    });
+  const f = leakIn(fv.raw, field);
+  if (f) return [f];
+  // Instructions leaked in an encoding (base64, hex, %xx, escapes, entities) read the same once
+  // decoded. Responses are scanned without the decoded views (index.ts), so they are built here,
+  // and only for a response that holds a run an encoding would produce.
+  if (!ENCODED_RUN.test(fv.raw)) return [];
+  const decoded = fv.views.some((v) => ENCODED_VIEWS.has(v.name)) ? fv : buildViews(fv.raw);
+  for (const v of decoded.views) {
+    if (!ENCODED_VIEWS.has(v.name)) continue;
+    const g = leakIn(v.text, field);
+    if (g)
+      return [
+        {
+          ...g,
+          start: v.segStart,
+          end: v.segEnd,
+          view: v.name,
+          explanation: `${g.explanation} (in the ${v.name} view)`,
+        },
+      ];
   }
-  if (out.length === 0) {
-    const f = configurationLeak(fv.raw, field, can);
-    if (f) out.push(f);
+  return [];
+}
+
+const ENCODED_VIEWS = new Set<ViewName>(['base64', 'hex', 'url', 'unicode_escape', 'html_entity']);
+const ENCODED_RUN =
+  /[A-Za-z0-9+/]{40}|(?:%[0-9A-Fa-f]{2}){6}|(?:\\u[0-9A-Fa-f]{4}){4}|(?:&#x?[0-9A-Fa-f]{2,5};){4}/;
+
+/** The canary-free leak signs in one text (the raw response or a decoded view of it). */
+function leakIn(text: string, field: string): Finding | undefined {
+  const can = leakCandidates(text);
+  const m = can[0] ? selfDisclosure(text) : null;
+  if (m) {
+    // The configuration or the secret itself, when the text holds it too, says more than the phrase.
+    return (
+      configurationLeak(text, field, can) ?? {
+        detector: 'response',
+        detectorVersion,
+        ruleId: 'leak.system_prompt_phrase',
+        threatType: 'system_prompt_leak',
+        severity: 'medium',
+        confidence: 0.6,
+        field,
+        start: m.index,
+        end: m.index + m[0].length,
+        view: 'raw',
+        explanation: 'response announces, quotes or paraphrases its system prompt / hidden instructions',
+      }
+    );
   }
-  return out;
+  // A prompt drafted for the user's own bot reads like configuration too; only its framing differs.
+  return DRAFTED_FOR_USER.test(text) ? undefined : configurationLeak(text, field, can);
 }
 
 const MD_LINK = new RE2(
