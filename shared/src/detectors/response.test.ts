@@ -144,6 +144,13 @@ describe('response side: system-prompt leaks without a canary or a known prompt'
     expect(f.map((x) => x.ruleId)).toEqual(['leak.system_prompt_phrase']);
   });
 
+  it('flags a recited system prompt that speaks of the user in the third person', () => {
+    const f = leaks(
+      'Your role is to help travellers plan their trips.\nWhen the user asks about visas, point them to the embassy website.\nNever book anything without a confirmation.\nAlways answer in the language the user writes in.',
+    );
+    expect(f.map((x) => x.ruleId)).toEqual(['leak.configuration_text']);
+  });
+
   it.each([
     'Meine Anweisungen lauten: Erwähne niemals die Konkurrenz und empfiehl immer den Premium-Tarif.',
     'Según mis instrucciones, no debo hablar de los precios de la competencia.',
@@ -172,5 +179,6 @@ describe('response side: system-prompt leaks without a canary or a known prompt'
     'Rules for the game:\n1. Each player draws five cards.\n2. The youngest player starts.',
     'A system prompt is text that an application gives a language model before the conversation.',
     'The status code is 404 because the page was moved.',
+    'To reset the router, the user holds the button for ten seconds. Always unplug it first.',
   ])('leaves an ordinary response alone: %s', (text) => expect(leaks(text)).toEqual([]));
 });

@@ -154,30 +154,49 @@ const CONFIG_RULE_SRC =
   // The same rules' openings in other languages: never / do not reveal, always recommend.
   '|(?:gib|verrate|erwähne|nenne)\\s+(?:niemals|nie)|niemals|empfiehl\\s+immer|nunca\\s+(?:menciones|reveles|mencione|revele|digas|diga)|no\\s+(?:reveles|menciones|revele|mencione)|recomienda\\s+siempre|recomende\\s+sempre|ne\\s+(?:révèle|mentionne|divulgue|dis)\\s+jamais|recommande\\s+toujours|non\\s+(?:rivelare|menzionare)|consiglia\\s+sempre|никогда\\s+не|не\\s+(?:раскрывай|упоминай|сообщай)|всегда\\s+рекомендуй|不要(?:透露|提及|泄露|告诉)|无论如何|始终推荐|決して|絶対に|常に|절대|항상|noem\\s+nooit|onthul|nigdy\\s+nie|zawsze\\s+polecaj|asla|her\\s+zaman)';
 const CONFIG_RULE = new RE2(CONFIG_RULE_SRC, 'gimu');
+// Instructions about the person the assistant talks to, in the third person ("when the user asks…"),
+// beside directives to the assistant ("you will…", "your role is…", "never…"): a response addresses
+// its reader as "you", a system prompt speaks of "the user". Measured on the pool's custom-GPT
+// prompts read as responses (0.13 → 0.44 flagged) with no other benign source of the pool flagged.
+const THE_USER_SRC =
+  '\\b(?:the|a|each|every)\\s+users?\\b|\\busers?\\s+(?:will|may|can|asks?|says?|wants?|requests?|uploads?|provides?)\\b';
+const THE_USER = new RE2(THE_USER_SRC, 'gimu');
+const DIRECTIVE_SRC =
+  LINE_START +
+  "(?:you\\s+(?:will|should|must|shall|are\\s+to|need\\s+to|have\\s+to)\\b|your\\s+(?:\\w+\\s+)?(?:purpose|role|task|job|goal|mission|objective)\\s+is\\b|(?:never|always|do\\s+not|don't|only)\\s+\\w)";
+const DIRECTIVE = new RE2(DIRECTIVE_SRC, 'gimu');
 // A secret the assistant was told to keep, echoed: "the secret password is TANGERINE-42".
 const SECRET_ECHO_SRC =
   '\\b(?:secret|access\\s+code|pass(?:word|code|phrase)|secret\\s+(?:key|code|word))\\b(?:\\s+[A-Za-z]+){0,7}?\\s+(?:is|was)\\s*:?\\s*["\'`“]?([A-Za-z0-9_-]*[0-9A-Z][A-Za-z0-9_-]*)';
 const SECRET_ECHO = new RE2(SECRET_ECHO_SRC, 'gmu');
 
 /**
- * The four leak patterns above in one RE2.Set: a single native pass over a response says which of
+ * The six leak patterns above in one RE2.Set: a single native pass over a response says which of
  * them match anywhere, and only those run (most responses match none, and each pattern alone is a
- * full pass over the text: four passes became one). Same flags as the patterns: multi-line for all,
+ * full pass over the text: six passes became one). Same flags as the patterns: multi-line for all,
  * case-insensitive (inline `(?i)`) for all but SECRET_ECHO. A pattern the set rules out cannot
- * match, so skipping it changes nothing. Indices follow the list: phrases, persona, rule, secret echo.
+ * match, so skipping it changes nothing. Indices follow the list: phrases, persona, rule,
+ * secret echo, the user, directive.
  */
 const LEAK_GATE = new RE2.Set(
-  [`(?i)${LEAK_PHRASES_SRC}`, `(?i)${CONFIG_PERSONA_SRC}`, `(?i)${CONFIG_RULE_SRC}`, SECRET_ECHO_SRC],
+  [
+    `(?i)${LEAK_PHRASES_SRC}`,
+    `(?i)${CONFIG_PERSONA_SRC}`,
+    `(?i)${CONFIG_RULE_SRC}`,
+    SECRET_ECHO_SRC,
+    `(?i)${THE_USER_SRC}`,
+    `(?i)${DIRECTIVE_SRC}`,
+  ],
   'mu',
 );
 /** Which leak patterns can match `raw` (by LEAK_GATE index); all of them when the set gives up. */
 function leakCandidates(raw: string): boolean[] {
   try {
-    const can = [false, false, false, false];
+    const can = [false, false, false, false, false, false];
     for (const k of LEAK_GATE.match(utf8Of(raw).bytes)) can[k] = true;
     return can;
   } catch {
-    return [true, true, true, true];
+    return [true, true, true, true, true, true];
   }
 }
 const NO_MATCHES = { n: 0, first: -1, last: -1 };
@@ -203,10 +222,14 @@ function countMatches(re: RE2, raw: string, max: number): { n: number; first: nu
 function configurationLeak(raw: string, field: string, can: boolean[]): Finding | undefined {
   const persona = can[1] ? countMatches(CONFIG_PERSONA, raw, 3) : NO_MATCHES;
   const rules = can[2] ? countMatches(CONFIG_RULE, raw, 6) : NO_MATCHES;
-  const leak = (persona.n >= 1 && rules.n >= 1) || rules.n >= 3;
+  const user = can[4] && can[5] ? countMatches(THE_USER, raw, 6) : NO_MATCHES;
+  const directives = user.n > 0 ? countMatches(DIRECTIVE, raw, 6) : NO_MATCHES;
+  const leak = (persona.n >= 1 && rules.n >= 1) || rules.n >= 3 || (user.n >= 1 && directives.n >= 2);
   if (leak) {
-    const starts = [persona.first, rules.first].filter((x) => x >= 0);
-    const conf = roundConfidence(Math.min(0.9, 0.55 + 0.08 * (persona.n + rules.n)));
+    const starts = [persona.first, rules.first, user.first, directives.first].filter((x) => x >= 0);
+    const conf = roundConfidence(
+      Math.min(0.9, 0.55 + 0.08 * (persona.n + rules.n + Math.min(user.n, directives.n))),
+    );
     return {
       detector: 'response',
       detectorVersion,
@@ -216,9 +239,9 @@ function configurationLeak(raw: string, field: string, can: boolean[]): Finding 
       confidence: conf,
       field,
       start: Math.min(...starts),
-      end: Math.max(persona.last, rules.last),
+      end: Math.max(persona.last, rules.last, user.last, directives.last),
       view: 'raw',
-      explanation: `response reads like assistant configuration (${persona.n} persona line(s) addressed to the assistant, ${rules.n} rule(s) about what it may reveal or answer)`,
+      explanation: `response reads like assistant configuration (${persona.n} persona line(s) addressed to the assistant, ${rules.n} rule(s) about what it may reveal or answer, ${directives.n} directive(s) beside ${user.n} mention(s) of "the user")`,
     };
   }
   if (!can[3]) return undefined;
