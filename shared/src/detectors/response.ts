@@ -266,11 +266,15 @@ function configurationLeak(raw: string, field: string, can: boolean[]): Finding 
   };
 }
 
-// After a phrase about its instructions, a refusal to share them: the phrase disclosed nothing.
+// After a phrase about its instructions, a refusal to share them: the phrase disclosed nothing. A
+// V8 RegExp: it reads only the 100 characters after the phrase, so its cost is bounded.
 const ONLY_REFUSES =
   /^[\s,:;—–-]*(?:(?:and\s+)?(?:not|never)\s+)?(?:to\s+)?(?:(?:i\s+)?(?:can(?:no|['’])?t|cannot|won['’]?t|may\s+not|am\s+not\s+(?:allowed|able)\s+to)\s+)?(?:share|reveal|disclose|repeat|show|discuss|give\s+out|print|output|paste)\b[^.\n]{0,40}?\b(?:instructions|prompt|configuration|rules|guidelines|setup|system|them|it|this|those|these)\b/i;
-const DRAFTED_FOR_USER =
-  /\b(?:here(?:['’]s|\s+is)\s+(?:a|an|the|your|one)\b[^.\n]{0,50}\b(?:prompt|instructions|template)|you\s+can\s+(?:use|adapt|paste|copy|start\s+with)\s+(?:this|the\s+following|it)|feel\s+free\s+to\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\s+(?:system\s+)?prompt|for\s+your\s+(?:own\s+)?(?:[\w-]+\s+){0,2}(?:bot|assistant|chatbot|agent|gpt|app)|prompt\s+template)\b/i;
+// A prompt the response drafts for the user's own bot (its framing; the prompt itself reads like a leak).
+const DRAFTED_FOR_USER = new RE2(
+  "\\b(?:here(?:['’]s|\\s+is)\\s+(?:a|an|the|your|one)\\b[^.\\n]{0,50}\\b(?:prompt|instructions|template)|you\\s+can\\s+(?:use|adapt|paste|copy|start\\s+with)\\s+(?:this|the\\s+following|it)|feel\\s+free\\s+to\\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\\s+(?:system\\s+)?prompt|for\\s+your\\s+(?:own\\s+)?(?:[\\w-]+\\s+){0,2}(?:bot|assistant|chatbot|agent|gpt|app)|prompt\\s+template)\\b",
+  'iu',
+);
 
 /** The first phrase of the assistant speaking of its own instructions that does more than refuse to share them. */
 function selfDisclosure(raw: string): RegExpExecArray | null {
@@ -314,6 +318,7 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
 }
 
 const ENCODED_VIEWS = new Set<ViewName>(['base64', 'hex', 'url', 'unicode_escape', 'html_entity']);
+// A run an encoding would produce (a V8 RegExp of fixed-length alternatives: linear).
 const ENCODED_RUN =
   /[A-Za-z0-9+/]{40}|(?:%[0-9A-Fa-f]{2}){6}|(?:\\u[0-9A-Fa-f]{4}){4}|(?:&#x?[0-9A-Fa-f]{2,5};){4}/;
 
