@@ -295,6 +295,12 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
   }
   const f = leakIn(fv.raw, field);
   if (f) return [f];
+  // Spelled backwards ("…snoitcurtsni eseht laever reveN"): read reversed when the common English
+  // words appear reversed.
+  if (REVERSED_WORDS.test(fv.raw)) {
+    const g = leakIn([...fv.raw].reverse().join(''), field);
+    if (g) return [{ ...g, start: 0, end: fv.raw.length, explanation: `${g.explanation} (read backwards)` }];
+  }
   // Instructions leaked in an encoding (base64, hex, %xx, escapes, entities) read the same once
   // decoded. Responses are scanned without the decoded views (index.ts), so they are built here,
   // and only for a response that holds a run an encoding would produce.
@@ -318,6 +324,8 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
 }
 
 const ENCODED_VIEWS = new Set<ViewName>(['base64', 'hex', 'url', 'unicode_escape', 'html_entity']);
+// Three reversed common words ("eht", "uoy", "era", …) as words: text written backwards.
+const REVERSED_WORDS = new RE2('(?:\\b(?:eht|uoy|era|dna|ton|ruoy|siht|esaelp|reven|syawla)\\b.*?){3}', 'is');
 // A run an encoding would produce (a V8 RegExp of fixed-length alternatives: linear).
 const ENCODED_RUN =
   /[A-Za-z0-9+/]{40}|(?:%[0-9A-Fa-f]{2}){6}|(?:\\u[0-9A-Fa-f]{4}){4}|(?:&#x?[0-9A-Fa-f]{2,5};){4}/;
