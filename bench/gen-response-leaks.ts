@@ -6,9 +6,9 @@
  * No canary and no system prompt is given to the detector: the response alone must tell.
  *
  * Every part is written here from general knowledge and composed with a seeded PRNG: a deployment
- * (bot, organisation, topic, competitor, …) × a kind × its wording. Seed 6 is the eval's table; the
- * leak model trains on seed 7 (bench/support/leak-training.ts). The written set
- * bench/data/written-leaks.jsonl, by a different hand, is the test neither was shaped on.
+ * (bot, organisation, topic, competitor, …) × a kind × its wording. Seed 6 is the eval's table, on
+ * which the response rules were developed, so it is a regression check; the written set
+ * bench/data/written-leaks.jsonl, by a different hand, is the test they were not shaped on.
  *
  *   npx tsx bench/gen-response-leaks.ts [--seed 6] [--per-label 200] > /tmp/response-leaks.jsonl
  */
