@@ -498,8 +498,8 @@ export function evalObfuscations() {
  * Response-side leaks without a canary or a known system prompt: recall on leaking responses and FPR
  * on ordinary ones, by kind, on the seeded rows of bench/gen-response-leaks.ts (seed 6) and on the
  * responses written for Warden by a different hand (bench/data/written-leaks.jsonl: 160 leaks in nine
- * styles, 240 ordinary responses in eleven kinds, many of them hard; never read to change the
- * detector). vard scores prompts only, so it has no column.
+ * styles, 240 ordinary responses in eleven kinds, many of them hard; of it only the per-kind counts
+ * were read while the rules changed, never its texts). vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
   const written = parseJsonl<ResponseLeakRow>(new URL('./data/written-leaks.jsonl', import.meta.url));
