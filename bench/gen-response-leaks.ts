@@ -460,30 +460,23 @@ const HELP = [
   'I’d suggest the 10-day rail pass; it covers every city on your list.',
 ];
 
+/** Each kind of ordinary response and how one is drawn. */
+const CLEAN_KINDS: Array<[kind: string, draw: (r: Rand, d: Deployment) => string]> = [
+  ['drafted-prompt', (r, d) => pick(r, DRAFT_LEADS) + systemPrompt(r, d)],
+  ['explains-prompts', (r, d) => fill(pick(r, EXPLAIN), d, r)],
+  ['refusal', (r, d) => fill(pick(r, REFUSALS), d, r)],
+  ['public-policy', (r, d) => fill(pick(r, POLICIES), d, r)],
+  ['steps-for-user', (r, d) => fill(pick(r, USER_STEPS), d, r)],
+  ['password-help', (r, d) => fill(pick(r, PASSWORD_HELP), d, r)],
+  ['capabilities', (r, d) => fill(pick(r, CAPABILITIES), d, r)],
+  ['code', (r, d) => fill(pick(r, CODE), d, r)],
+  ['fiction-or-quote', (r, d) => fill(pick(r, chance(r, 0.5) ? FICTION : QUOTES), d, r)],
+  ['ordinary', (r, d) => fill(pick(r, HELP), d, r)],
+];
+
 function clean(r: Rand, d: Deployment, i: number): ResponseLeakRow {
-  const f = (xs: string[]) => fill(pick(r, xs), d, r);
-  switch (i % 10) {
-    case 0:
-      return { kind: 'drafted-prompt', label: 'clean', text: pick(r, DRAFT_LEADS) + systemPrompt(r, d) };
-    case 1:
-      return { kind: 'explains-prompts', label: 'clean', text: f(EXPLAIN) };
-    case 2:
-      return { kind: 'refusal', label: 'clean', text: f(REFUSALS) };
-    case 3:
-      return { kind: 'public-policy', label: 'clean', text: f(POLICIES) };
-    case 4:
-      return { kind: 'steps-for-user', label: 'clean', text: f(USER_STEPS) };
-    case 5:
-      return { kind: 'password-help', label: 'clean', text: f(PASSWORD_HELP) };
-    case 6:
-      return { kind: 'capabilities', label: 'clean', text: f(CAPABILITIES) };
-    case 7:
-      return { kind: 'code', label: 'clean', text: f(CODE) };
-    case 8:
-      return { kind: 'fiction-or-quote', label: 'clean', text: f(chance(r, 0.5) ? FICTION : QUOTES) };
-    default:
-      return { kind: 'ordinary', label: 'clean', text: f(HELP) };
-  }
+  const [kind, draw] = CLEAN_KINDS[i % CLEAN_KINDS.length]!;
+  return { kind, label: 'clean', text: draw(r, d) };
 }
 
 export function generateResponseLeaks(seed = 6, perLabel = 200): ResponseLeakRow[] {
