@@ -295,32 +295,37 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
   }
   const f = leakIn(fv.raw, field);
   if (f) return [f];
-  // Spelled backwards ("…snoitcurtsni eseht laever reveN"): read reversed when the common English
-  // words appear reversed.
-  if (REVERSED_WORDS.test(fv.raw)) {
-    const g = leakIn([...fv.raw].reverse().join(''), field);
-    if (g) return [{ ...g, start: 0, end: fv.raw.length, explanation: `${g.explanation} (read backwards)` }];
-  }
-  // Instructions leaked in an encoding (base64, hex, %xx, escapes, entities) read the same once
-  // decoded. Responses are scanned without the decoded views (index.ts), so they are built here,
-  // and only for a response that holds a run an encoding would produce.
-  if (!ENCODED_RUN.test(fv.raw)) return [];
-  const decoded = fv.views.some((v) => ENCODED_VIEWS.has(v.name)) ? fv : buildViews(fv.raw);
-  for (const v of decoded.views) {
-    if (!ENCODED_VIEWS.has(v.name)) continue;
-    const g = leakIn(v.text, field);
+  for (const r of otherReadings(fv)) {
+    const g = leakIn(r.text, field);
     if (g)
-      return [
-        {
-          ...g,
-          start: v.segStart,
-          end: v.segEnd,
-          view: v.name,
-          explanation: `${g.explanation} (in the ${v.name} view)`,
-        },
-      ];
+      return [{ ...g, start: r.start, end: r.end, view: r.view, explanation: `${g.explanation} (${r.how})` }];
   }
   return [];
+}
+
+/**
+ * Other readings of a response that may hide a leak: spelled backwards ("…snoitcurtsni eseht laever
+ * reveN", when common English words appear reversed), or in an encoding (base64, hex, %xx, escapes,
+ * entities) that reads the same once decoded. Responses are scanned without the decoded views
+ * (index.ts), so they are built here, and only for a response that holds a run an encoding would
+ * produce. Each reading's finding spans what it read in the raw text.
+ */
+function* otherReadings(
+  fv: FieldViews,
+): Generator<{ text: string; start: number; end: number; view: ViewName; how: string }> {
+  if (REVERSED_WORDS.test(fv.raw))
+    yield {
+      text: [...fv.raw].reverse().join(''),
+      start: 0,
+      end: fv.raw.length,
+      view: 'raw',
+      how: 'read backwards',
+    };
+  if (!ENCODED_RUN.test(fv.raw)) return;
+  const decoded = fv.views.some((v) => ENCODED_VIEWS.has(v.name)) ? fv : buildViews(fv.raw);
+  for (const v of decoded.views)
+    if (ENCODED_VIEWS.has(v.name))
+      yield { text: v.text, start: v.segStart, end: v.segEnd, view: v.name, how: `in the ${v.name} view` };
 }
 
 const ENCODED_VIEWS = new Set<ViewName>(['base64', 'hex', 'url', 'unicode_escape', 'html_entity']);
