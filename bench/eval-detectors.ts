@@ -499,13 +499,22 @@ export function evalObfuscations() {
  * on ordinary ones, by kind, on the seeded rows of bench/gen-response-leaks.ts (seed 6) and on the
  * responses written for Warden by a different hand (bench/data/written-leaks.jsonl: 160 leaks in nine
  * styles, 240 ordinary responses in eleven kinds, many of them hard; of it only the per-kind counts
- * were read while the rules changed, never its texts). vard scores prompts only, so it has no column.
+ * were read while the rules changed, never its texts), and on 300 ordinary responses in fifteen hard
+ * kinds by a third hand (bench/data/written-clean-responses.jsonl), which were read: the false
+ * positives the rules were developed against. vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
-  const written = parseJsonl<ResponseLeakRow>(new URL('./data/written-leaks.jsonl', import.meta.url));
+  const written = (name: string) => parseJsonl<ResponseLeakRow>(new URL(`./data/${name}`, import.meta.url));
   const sets: Array<[string, ResponseLeakRow[]]> = [
     ['bench/gen-response-leaks.ts, seed 6', generateResponseLeaks()],
-    ['bench/data/written-leaks.jsonl, written by a different hand, never trained on', written],
+    [
+      'bench/data/written-leaks.jsonl, written by a different hand, never trained on',
+      written('written-leaks.jsonl'),
+    ],
+    [
+      'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',
+      written('written-clean-responses.jsonl'),
+    ],
   ];
   for (const [title, rows] of sets) {
     const byKind = new Map<string, Counts>();

@@ -123,6 +123,12 @@ const LEAK_PHRASES_SRC = [
   "\\bthat\\s+is\\s+my\\s+(?:current\\s+)?configuration\\b|\\bi(?:'m|’m|\\s+am)\\s+running\\s+on\\s+(?:gpt|claude|llama|mistral|gemini)",
   // Notes for the operator or the agent, shown to the person they are about.
   '\\b(?:internal\\s+note|note\\s+to\\s+(?:the\\s+)?(?:assistant|agent|bot|model)|operator\\s+(?:note|guidance)|dev(?:eloper)?\\s+note)\\b',
+  "\\b(?:operator|developer|dev|admin|internal|hidden|private|staff|backend)\\s+(?:notes?|guidance|instructions?|memo|directives?)\\s*(?::|\\(|for\\s+(?:the\\s+)?(?:assistant|agent|bot|model))|\\bfor\\s+(?:the\\s+)?(?:assistant|agent|bot|model)(?:['’]s)?\\s+eyes\\s+only\\b",
+  // A rule about what the person on the other side may see, which only a system prompt words so.
+  "(?:do\\s+not|don't|never|must\\s+not)\\s+(?:reveal|share|show|mention|disclose|tell|expose|discuss)\\b[^.\\n]{0,40}\\b(?:to|with)\\s+(?:the\\s+)?(?:users?|customers?|callers?|players?|students?|guests?|patients?)\\b|\\b(?:not|never)\\s+(?:to\\s+be\\s+)?(?:shown|visible|displayed|shared)\\s+to\\s+(?:the\\s+)?(?:users?|customers?|callers?|players?)\\b",
+  // Its tools and the model it runs on.
+  "\\bi\\s+(?:have|(?:'ve|’ve)\\s+got|can\\s+use|can\\s+call)\\s+access\\s+to\\s+(?:the\\s+following|these|several|a\\s+few|\\w+)\\s+(?:tools|functions|plugins|apis)\\b|\\b(?:tools|functions|plugins)\\s+(?:i\\s+have\\s+access\\s+to|available\\s+to\\s+me|i\\s+can\\s+(?:use|call))\\b|\\bmy\\s+(?:available\\s+)?(?:tools|functions|plugins)\\s*:",
+  "\\b(?:i(?:'m|’m|\\s+am)|i\\s+run|this\\s+(?:assistant|bot|chat)\\s+(?:is|runs))\\s+(?:currently\\s+)?(?:running\\s+on|powered\\s+by|based\\s+on|built\\s+on|using)\\s+(?:the\\s+)?(?:(?:openai|anthropic|meta|google)(?:['’]s)?\\s+)?(?:gpt|claude|llama|mistral|mixtral|gemini|gemma|qwen|deepseek)",
   // German, French, Spanish, Portuguese, Italian, Dutch.
   '\\b(?:meine\\s+(?:anweisungen|instruktionen|richtlinien|vorgaben|regeln)|mein\\s+system-?prompt)\\s+(?:lauten|lautet|sind|besagen|sagen|verlangen)|\\bich\\s+wurde\\s+(?:angewiesen|instruiert|konfiguriert)|\\blaut\\s+meinen\\s+(?:anweisungen|vorgaben|richtlinien)',
   "\\bmes\\s+(?:instructions|consignes|directives)\\s+(?:sont|disent|indiquent|stipulent|me\\s+demandent)|\\bmon\\s+prompt(?:\\s+système)?\\s+(?:est|dit|indique)|\\bon\\s+m['’]a\\s+(?:demandé|ordonné|dit|configuré)\\s+de\\b|\\bselon\\s+mes\\s+(?:instructions|consignes|directives)",
@@ -140,7 +146,9 @@ const LEAK_PHRASES = new RE2(LEAK_PHRASES_SRC, 'gimu');
 
 // A line (or sentence) of assistant configuration, as a system prompt words it: a persona addressed
 // in the second person, or a rule about what the assistant may reveal, discuss or answer.
-const LINE_START = '(?:^|[\\n.!?:。！？]\\s*)[ \\t]*(?:#+\\s*|\\d{1,2}[.)]\\s*|[-*•]\\s*)?(?:system:\\s*)?';
+// A line may open as a field of a configuration file: `system_prompt: "…"`, `{"instructions": "…`.
+const LINE_START =
+  '(?:^|[\\n.!?:{。！？]\\s*)[ \\t]*(?:#+\\s*|\\d{1,2}[.)]\\s*|[-*•]\\s*)?(?:["\']?(?:system(?:[_ ]?(?:prompt|message))?|instructions|prompt|persona)["\']?\\s*[:=]\\s*["\'|>]?\\s*)?';
 // The persona, in English and in the other languages system prompts are often written in.
 const ROLE_WORD =
   '(?:assistant|bot|chatbot|agent|gpt|ai|model|tutor|concierge|advisor|adviser|expert|companion|guide|helper|representative|receptionist|assistent|asistente|assistente|asystent|asistan|ассистент|помощник|助手|助理|アシスタント|어시스턴트|도우미)';
@@ -150,7 +158,7 @@ const CONFIG_PERSONA_SRC =
 const CONFIG_PERSONA = new RE2(CONFIG_PERSONA_SRC, 'gimu');
 const CONFIG_RULE_SRC =
   LINE_START +
-  "(?:(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|give|mention|tell|follow|refuse|keep|answers|requests|your)|if\\s+the\\s+user\\s+(?:asks|says|wants|requests)|under\\s+no\\s+circumstances)\\b" +
+  "(?:(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|reply|give|mention|tell|follow|refuse|keep|answers|requests|your|offer|promise|speculate|make\\s+up|invent|break\\s+character|stay\\s+in\\s+character|greet|redirect|escalate|recommend|suggest|confirm|quote|provide|acknowledge|admit)|if\\s+the\\s+user\\s+(?:asks|says|wants|requests)|under\\s+no\\s+circumstances)\\b" +
   // The same rules' openings in other languages: never / do not reveal, always recommend.
   '|(?:gib|verrate|erwähne|nenne)\\s+(?:niemals|nie)|niemals|empfiehl\\s+immer|nunca\\s+(?:menciones|reveles|mencione|revele|digas|diga)|no\\s+(?:reveles|menciones|revele|mencione)|recomienda\\s+siempre|recomende\\s+sempre|ne\\s+(?:révèle|mentionne|divulgue|dis)\\s+jamais|recommande\\s+toujours|non\\s+(?:rivelare|menzionare)|consiglia\\s+sempre|никогда\\s+не|не\\s+(?:раскрывай|упоминай|сообщай)|всегда\\s+рекомендуй|不要(?:透露|提及|泄露|告诉)|无论如何|始终推荐|決して|絶対に|常に|절대|항상|noem\\s+nooit|onthul|nigdy\\s+nie|zawsze\\s+polecaj|asla|her\\s+zaman)';
 const CONFIG_RULE = new RE2(CONFIG_RULE_SRC, 'gimu');
@@ -159,7 +167,7 @@ const CONFIG_RULE = new RE2(CONFIG_RULE_SRC, 'gimu');
 // its reader as "you", a system prompt speaks of "the user". Measured on the pool's custom-GPT
 // prompts read as responses (0.13 → 0.44 flagged) with no other benign source of the pool flagged.
 const THE_USER_SRC =
-  '\\b(?:the|a|each|every)\\s+users?\\b|\\busers?\\s+(?:will|may|can|asks?|says?|wants?|requests?|uploads?|provides?)\\b';
+  '\\b(?:the|a|each|every)\\s+(?:users?|customers?|callers?|players?|students?|guests?|patients?|visitors?)\\b|\\b(?:users?|customers?|callers?|players?)\\s+(?:will|may|can|asks?|says?|wants?|requests?|uploads?|provides?)\\b';
 const THE_USER = new RE2(THE_USER_SRC, 'gimu');
 const DIRECTIVE_SRC =
   LINE_START +
@@ -167,8 +175,17 @@ const DIRECTIVE_SRC =
 const DIRECTIVE = new RE2(DIRECTIVE_SRC, 'gimu');
 // A secret the assistant was told to keep, echoed: "the secret password is TANGERINE-42".
 const SECRET_ECHO_SRC =
-  '\\b(?:secret|access\\s+code|pass(?:word|code|phrase)|secret\\s+(?:key|code|word))\\b(?:\\s+[A-Za-z]+){0,7}?\\s+(?:is|was)\\s*:?\\s*["\'`“]?([A-Za-z0-9_-]*[0-9A-Z][A-Za-z0-9_-]*)';
+  '\\b(?i:secret|access\\s+code|pass(?:word|code|phrase)|secret\\s+(?:key|code|word)|code\\s*word)\\b(?:\\s+[A-Za-z]+){0,7}?\\s+(?:is|was)\\s*:?\\s*(?:["\'`“‘*]+([^\\s"\'`”’*]{4,40})["\'`”’*]|([A-Za-z0-9_-]*[0-9A-Z][A-Za-z0-9_-]*))';
 const SECRET_ECHO = new RE2(SECRET_ECHO_SRC, 'gmu');
+
+// Three reversed common words ("eht", "uoy", "era", …) as words: text written backwards.
+const REVERSED_WORDS_SRC = '(?:\\b(?:eht|uoy|era|dna|ton|ruoy|siht|esaelp|reven|syawla)\\b.*?){3}';
+// The same common words in ROT13 ("gur", "lbh", "ner", …): text shifted by thirteen letters.
+const ROT13_WORDS_SRC = '(?:\\b(?:gur|lbh|ner|naq|abg|lbhe|guvf|cyrnfr|arire|nyjnlf|vafgehpgvbaf)\\b.*?){3}';
+// Letters spaced or dotted apart ("r e v e a l", "s.e.c.r.e.t"), or digits for letters inside two
+// words ("n3ver r3veal"; 0.2% of the pool's texts, mostly colour codes and instance types).
+const HIDDEN_LETTERS_SRC =
+  '(?:\\b\\pL[ .·*_-]){5}\\pL\\b|(?i:(?:\\b[a-z]*[a-z][013457][a-z][a-z013457]*\\b(?s:.*?)){2})';
 
 /**
  * The six leak patterns above in one RE2.Set: a single native pass over a response says which of
@@ -189,14 +206,30 @@ const LEAK_GATE = new RE2.Set(
   ],
   'mu',
 );
+const GATED = 6;
+// The traces of hidden text (reversed words, ROT13 words, hidden letters), in a set of their own:
+// read once, on the raw response only.
+const HIDING_GATE = new RE2.Set(
+  [`(?is)${REVERSED_WORDS_SRC}`, `(?is)${ROT13_WORDS_SRC}`, HIDDEN_LETTERS_SRC],
+  'mu',
+);
+function hidingTraces(raw: string): boolean[] {
+  try {
+    const found = [false, false, false];
+    for (const k of HIDING_GATE.match(utf8Of(raw).bytes)) found[k] = true;
+    return found;
+  } catch {
+    return [true, true, true];
+  }
+}
 /** Which leak patterns can match `raw` (by LEAK_GATE index); all of them when the set gives up. */
 function leakCandidates(raw: string): boolean[] {
   try {
-    const can = [false, false, false, false, false, false];
+    const can = Array<boolean>(GATED).fill(false);
     for (const k of LEAK_GATE.match(utf8Of(raw).bytes)) can[k] = true;
     return can;
   } catch {
-    return [true, true, true, true, true, true];
+    return Array<boolean>(GATED).fill(true);
   }
 }
 const NO_MATCHES = { n: 0, first: -1, last: -1 };
@@ -247,9 +280,12 @@ function configurationLeak(raw: string, field: string, can: boolean[]): Finding 
   if (!can[3]) return undefined;
   SECRET_ECHO.lastIndex = 0;
   const m = nextMatch(SECRET_ECHO, utf8Of(raw));
-  const value = m?.[1] ?? '';
-  // A value, not a word: at least five characters with a digit, or upper case with a digit or dash.
-  if (!m || value.length < 5 || !(/\d/.test(value) || /^[A-Z]+[-_][A-Z0-9]/.test(value))) return undefined;
+  const quoted = m?.[1] ?? '';
+  const value = quoted || (m?.[2] ?? '');
+  // A value, not a word: set off in quotes, or at least five characters with a digit, in capitals,
+  // or upper case with a digit or dash.
+  if (!m || !(quoted || (value.length >= 5 && /\d|^[A-Z]{5,}$|^[A-Z]+[-_][A-Z0-9]/.test(value))))
+    return undefined;
   return {
     detector: 'response',
     detectorVersion,
@@ -293,27 +329,38 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
     const f = systemPromptOverlap(fv.raw, systemPrompt, field);
     if (f) return [f];
   }
+  const found = canaryFreeLeak(fv, field);
+  // A prompt drafted for the user's own bot reads like configuration, rules and notes to the bot
+  // included; only its framing, in the raw text, differs.
+  return found && !DRAFTED_FOR_USER.test(fv.raw) ? [found] : [];
+}
+
+/** The first canary-free leak sign in the response as written, or else in another reading of it. */
+function canaryFreeLeak(fv: FieldViews, field: string): Finding | undefined {
   const f = leakIn(fv.raw, field);
-  if (f) return [f];
+  if (f) return f;
   for (const r of otherReadings(fv)) {
     const g = leakIn(r.text, field);
     if (g)
-      return [{ ...g, start: r.start, end: r.end, view: r.view, explanation: `${g.explanation} (${r.how})` }];
+      return { ...g, start: r.start, end: r.end, view: r.view, explanation: `${g.explanation} (${r.how})` };
   }
-  return [];
+  return undefined;
 }
 
 /**
  * Other readings of a response that may hide a leak: spelled backwards ("…snoitcurtsni eseht laever
- * reveN", when common English words appear reversed), or in an encoding (base64, hex, %xx, escapes,
- * entities) that reads the same once decoded. Responses are scanned without the decoded views
- * (index.ts), so they are built here, and only for a response that holds a run an encoding would
- * produce. Each reading's finding spans what it read in the raw text.
+ * reveN", when common English words appear reversed); with look-alike letters, full-width forms and
+ * invisible characters folded (the normalised view, when it holds any); or hidden in a way the
+ * derived views undo (base64, hex, %xx, escapes, entities, ROT13, letters spaced apart, leetspeak).
+ * Responses are scanned without the derived views (index.ts), so they are built here, and only for a
+ * response that shows a trace of such hiding. Each reading's finding spans what it read in the raw
+ * text.
  */
 function* otherReadings(
   fv: FieldViews,
 ): Generator<{ text: string; start: number; end: number; view: ViewName; how: string }> {
-  if (REVERSED_WORDS.test(fv.raw))
+  const [reversed, rot13, spacedOrLeet] = hidingTraces(fv.raw);
+  if (reversed)
     yield {
       text: [...fv.raw].reverse().join(''),
       start: 0,
@@ -321,16 +368,42 @@ function* otherReadings(
       view: 'raw',
       how: 'read backwards',
     };
-  if (!ENCODED_RUN.test(fv.raw)) return;
-  const decoded = fv.views.some((v) => ENCODED_VIEWS.has(v.name)) ? fv : buildViews(fv.raw);
-  for (const v of decoded.views)
-    if (ENCODED_VIEWS.has(v.name))
-      yield { text: v.text, start: v.segStart, end: v.segEnd, view: v.name, how: `in the ${v.name} view` };
+  const { signals } = fv;
+  if (
+    signals.invisible >= 3 ||
+    signals.mixedScriptWords >= 2 ||
+    signals.tagChars > 0 ||
+    FOLDED_FORMS.test(fv.raw)
+  )
+    yield {
+      text: fv.normalized.text,
+      start: 0,
+      end: fv.raw.length,
+      view: 'nfkc',
+      how: 'with look-alike and hidden characters folded',
+    };
+  // Only the views that undo the hiding traced: each is a full pass of the rules.
+  const wanted = new Set<ViewName>([
+    ...(ENCODED_RUN.test(fv.raw) ? ENCODED_VIEWS : []),
+    ...(rot13 ? (['rot13'] as const) : []),
+    ...(spacedOrLeet ? (['despaced', 'leet'] as const) : []),
+  ]);
+  if (wanted.size === 0) return;
+  const derived = fv.views.some((v) => wanted.has(v.name)) ? fv : buildViews(fv.raw);
+  for (const v of derived.views)
+    if (wanted.has(v.name))
+      yield {
+        text: v.text,
+        start: v.map ? 0 : v.segStart,
+        end: v.map ? fv.raw.length : v.segEnd,
+        view: v.name,
+        how: `in the ${v.name} view`,
+      };
 }
 
-const ENCODED_VIEWS = new Set<ViewName>(['base64', 'hex', 'url', 'unicode_escape', 'html_entity']);
-// Three reversed common words ("eht", "uoy", "era", …) as words: text written backwards.
-const REVERSED_WORDS = new RE2('(?:\\b(?:eht|uoy|era|dna|ton|ruoy|siht|esaelp|reven|syawla)\\b.*?){3}', 'is');
+const ENCODED_VIEWS: ViewName[] = ['base64', 'hex', 'url', 'unicode_escape', 'html_entity'];
+// Full-width forms (＂Ｙｏｕ ａｒｅ＂): what NFKC folds and the other signals do not count.
+const FOLDED_FORMS = /[\uff01-\uff5e]{3}/;
 // A run an encoding would produce (a V8 RegExp of fixed-length alternatives: linear).
 const ENCODED_RUN =
   /[A-Za-z0-9+/]{40}|(?:%[0-9A-Fa-f]{2}){6}|(?:\\u[0-9A-Fa-f]{4}){4}|(?:&#x?[0-9A-Fa-f]{2,5};){4}/;
@@ -357,8 +430,7 @@ function leakIn(text: string, field: string): Finding | undefined {
       }
     );
   }
-  // A prompt drafted for the user's own bot reads like configuration too; only its framing differs.
-  return DRAFTED_FOR_USER.test(text) ? undefined : configurationLeak(text, field, can);
+  return configurationLeak(text, field, can);
 }
 
 const MD_LINK = new RE2(
