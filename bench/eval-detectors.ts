@@ -501,7 +501,8 @@ export function evalObfuscations() {
  * styles, 240 ordinary responses in eleven kinds, many of them hard; of it only the per-kind counts
  * were read while the rules changed, never its texts), and on 300 ordinary responses in fifteen hard
  * kinds by a third hand (bench/data/written-clean-responses.jsonl), which were read: the false
- * positives the rules were developed against. vard scores prompts only, so it has no column.
+ * positives the rules were developed against; and on 100 leaks in ten kinds by a fourth hand
+ * (bench/data/written-leaks-b.jsonl), scored once, after the rules of 2026.12.14 were fixed. vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
   const written = (name: string) => parseJsonl<ResponseLeakRow>(new URL(`./data/${name}`, import.meta.url));
@@ -510,6 +511,10 @@ export function evalResponseLeaks() {
     [
       'bench/data/written-leaks.jsonl, written by a different hand, never trained on',
       written('written-leaks.jsonl'),
+    ],
+    [
+      'bench/data/written-leaks-b.jsonl, 100 leaks by a fourth hand, never read nor trained on',
+      written('written-leaks-b.jsonl'),
     ],
     [
       'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',

@@ -206,32 +206,24 @@ const LEAK_GATE = new RE2.Set(
   ],
   'mu',
 );
-const GATED = 6;
 // The traces of hidden text (reversed words, ROT13 words, hidden letters), in a set of their own:
 // read once, on the raw response only.
 const HIDING_GATE = new RE2.Set(
   [`(?is)${REVERSED_WORDS_SRC}`, `(?is)${ROT13_WORDS_SRC}`, HIDDEN_LETTERS_SRC],
   'mu',
 );
-function hidingTraces(raw: string): boolean[] {
+/** Which patterns of `set` (of `size`) match somewhere in `raw`; all of them when the set gives up. */
+function matchedIn(set: typeof LEAK_GATE, size: number, raw: string): boolean[] {
   try {
-    const found = [false, false, false];
-    for (const k of HIDING_GATE.match(utf8Of(raw).bytes)) found[k] = true;
+    const found = Array<boolean>(size).fill(false);
+    for (const k of set.match(utf8Of(raw).bytes)) found[k] = true;
     return found;
   } catch {
-    return [true, true, true];
+    return Array<boolean>(size).fill(true);
   }
 }
-/** Which leak patterns can match `raw` (by LEAK_GATE index); all of them when the set gives up. */
-function leakCandidates(raw: string): boolean[] {
-  try {
-    const can = Array<boolean>(GATED).fill(false);
-    for (const k of LEAK_GATE.match(utf8Of(raw).bytes)) can[k] = true;
-    return can;
-  } catch {
-    return Array<boolean>(GATED).fill(true);
-  }
-}
+/** Which leak patterns can match `raw` (by LEAK_GATE index). */
+const leakCandidates = (raw: string) => matchedIn(LEAK_GATE, 6, raw);
 const NO_MATCHES = { n: 0, first: -1, last: -1 };
 
 function countMatches(re: RE2, raw: string, max: number): { n: number; first: number; last: number } {
@@ -350,7 +342,7 @@ function canaryFreeLeak(fv: FieldViews, field: string): Finding | undefined {
 /**
  * Other readings of a response that may hide a leak: spelled backwards ("…snoitcurtsni eseht laever
  * reveN", when common English words appear reversed); with look-alike letters, full-width forms and
- * invisible characters folded (the normalised view, when it holds any); or hidden in a way the
+ * invisible characters folded (the normalised view, when it holds several); or hidden in a way the
  * derived views undo (base64, hex, %xx, escapes, entities, ROT13, letters spaced apart, leetspeak).
  * Responses are scanned without the derived views (index.ts), so they are built here, and only for a
  * response that shows a trace of such hiding. Each reading's finding spans what it read in the raw
@@ -359,7 +351,7 @@ function canaryFreeLeak(fv: FieldViews, field: string): Finding | undefined {
 function* otherReadings(
   fv: FieldViews,
 ): Generator<{ text: string; start: number; end: number; view: ViewName; how: string }> {
-  const [reversed, rot13, spacedOrLeet] = hidingTraces(fv.raw);
+  const [reversed, rot13, spacedOrLeet] = matchedIn(HIDING_GATE, 3, fv.raw);
   if (reversed)
     yield {
       text: [...fv.raw].reverse().join(''),
