@@ -501,8 +501,9 @@ export function evalObfuscations() {
  * styles, 240 ordinary responses in eleven kinds, many of them hard; of it only the per-kind counts
  * were read while the rules changed, never its texts), and on 300 ordinary responses in fifteen hard
  * kinds by a third hand (bench/data/written-clean-responses.jsonl), which were read: the false
- * positives the rules were developed against; and on 100 leaks in ten kinds by a fourth hand
- * (bench/data/written-leaks-b.jsonl), scored once, after the rules of 2026.12.14 were fixed. vard scores prompts only, so it has no column.
+ * positives the rules were developed against; and on 100 and 200 leaks in ten kinds by a fourth and
+ * a fifth hand (bench/data/written-leaks-b.jsonl, -c.jsonl), scored once, after the rules of
+ * 2026.12.14 were fixed. vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
   const written = (name: string) => parseJsonl<ResponseLeakRow>(new URL(`./data/${name}`, import.meta.url));
@@ -515,6 +516,10 @@ export function evalResponseLeaks() {
     [
       'bench/data/written-leaks-b.jsonl, 100 leaks by a fourth hand, never read nor trained on',
       written('written-leaks-b.jsonl'),
+    ],
+    [
+      'bench/data/written-leaks-c.jsonl, 200 leaks by a fifth hand, never read nor trained on',
+      written('written-leaks-c.jsonl'),
     ],
     [
       'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',
