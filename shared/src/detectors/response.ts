@@ -120,7 +120,7 @@ const LEAK_PHRASES_SRC = [
   // Its configuration: the model behind it, its settings, its tools and files.
   '\\bmy\\s+(?:tools|functions|knowledge\\s+files?|temperature|model\\s+(?:name|version)|settings|context\\s+window|token\\s+limit)\\s+(?:are|is|include|includes)\\b',
   '\\bi\\s+can\\s+call\\s+(?:these|the\\s+following|those)\\s+(?:tools|functions)\\b|\\bwith\\s+a\\s+temperature\\s+of\\s+0?\\.\\d',
-  "\\bthat\\s+is\\s+my\\s+(?:current\\s+)?configuration\\b|\\bi(?:'m|’m|\\s+am)\\s+running\\s+on\\s+(?:gpt|claude|llama|mistral|gemini)",
+  '\\bthat\\s+is\\s+my\\s+(?:current\\s+)?configuration\\b',
   // Notes for the operator or the agent, shown to the person they are about.
   '\\b(?:internal\\s+note|note\\s+to\\s+(?:the\\s+)?(?:assistant|agent|bot|model)|operator\\s+(?:note|guidance)|dev(?:eloper)?\\s+note)\\b',
   "\\b(?:operator|developer|dev|admin|internal|hidden|private|staff|backend)\\s+(?:notes?|guidance|instructions?|memo|directives?)\\s*(?::|\\(|for\\s+(?:the\\s+)?(?:assistant|agent|bot|model))|\\bfor\\s+(?:the\\s+)?(?:assistant|agent|bot|model)(?:['’]s)?\\s+eyes\\s+only\\b",
