@@ -496,30 +496,48 @@ export function evalObfuscations() {
 
 /**
  * Response-side leaks without a canary or a known system prompt: recall on leaking responses and FPR
- * on ordinary ones, by kind, on the seeded rows of bench/gen-response-leaks.ts (seed 6) and on the
- * responses written for Warden by a different hand (bench/data/written-leaks.jsonl: 160 leaks in nine
- * styles, 240 ordinary responses in eleven kinds, many of them hard; of it only the per-kind counts
- * were read while the rules changed, never its texts), and on 300 ordinary responses in fifteen hard
- * kinds by a third hand (bench/data/written-clean-responses.jsonl), which were read: the false
- * positives the rules were developed against; and on 100 and 200 leaks in ten kinds by a fourth and
- * a fifth hand (bench/data/written-leaks-b.jsonl, -c.jsonl), scored once, after the rules of
- * 2026.12.14 were fixed. vard scores prompts only, so it has no column.
+ * on ordinary ones, by kind, on the seeded rows of bench/gen-response-leaks.ts (seed 6) and on
+ * responses written for Warden by other hands, none of them trained on:
+ * - written-leaks.jsonl: 160 leaks in nine styles and 240 ordinary responses in eleven kinds, many
+ *   hard; only its per-kind counts were ever read, never its texts;
+ * - written-clean-responses.jsonl: 300 ordinary responses in fifteen hard kinds, read: the false
+ *   positives the rules of 2026.12.14 were developed against;
+ * - written-leaks-b.jsonl, -c.jsonl: 100 and 200 leaks in ten kinds, scored once after 2026.12.14
+ *   was fixed and once after 2026.12.15, counts only;
+ * - written-leaks-dev.jsonl: 240 leaks in the same ten kinds, read: what 2026.12.15 was developed on;
+ * - written-responses-d.jsonl: 100 leaks and 200 hard ordinary responses, scored once after the
+ *   rules of 2026.12.15 were first fixed; then its false positives were read and fixed;
+ * - written-responses-e.jsonl: 120 leaks and 240 hard ordinary responses, scored once, after
+ *   2026.12.15 was fixed.
+ * vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
   const written = (name: string) => parseJsonl<ResponseLeakRow>(new URL(`./data/${name}`, import.meta.url));
   const sets: Array<[string, ResponseLeakRow[]]> = [
     ['bench/gen-response-leaks.ts, seed 6', generateResponseLeaks()],
     [
-      'bench/data/written-leaks.jsonl, written by a different hand, never trained on',
+      'bench/data/written-leaks.jsonl, by a different hand, only its counts ever read',
       written('written-leaks.jsonl'),
     ],
     [
-      'bench/data/written-leaks-b.jsonl, 100 leaks by a fourth hand, never read nor trained on',
+      'bench/data/written-leaks-b.jsonl, 100 leaks by a fourth hand, never read',
       written('written-leaks-b.jsonl'),
     ],
     [
-      'bench/data/written-leaks-c.jsonl, 200 leaks by a fifth hand, never read nor trained on',
+      'bench/data/written-leaks-c.jsonl, 200 leaks by a fifth hand, never read',
       written('written-leaks-c.jsonl'),
+    ],
+    [
+      'bench/data/written-responses-d.jsonl, 100 leaks and 200 ordinary responses, its false positives read after one scoring',
+      written('written-responses-d.jsonl'),
+    ],
+    [
+      'bench/data/written-responses-e.jsonl, 120 leaks and 240 ordinary responses, scored once, never read',
+      written('written-responses-e.jsonl'),
+    ],
+    [
+      'bench/data/written-leaks-dev.jsonl, 240 leaks, read while the rules of 2026.12.15 changed',
+      written('written-leaks-dev.jsonl'),
     ],
     [
       'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',

@@ -104,16 +104,16 @@ function systemPromptOverlap(raw: string, systemPrompt: string, field: string): 
 const OWN_INSTRUCTIONS =
   '(?:system\\s+(?:prompt|message)|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+|internal\\s+)?(?:instructions|guidelines|directives|rules|configuration|prompt|orders))';
 const LEAK_PHRASES_SRC = [
-  '(?:my\\s+(?:system\\s+prompt|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+)?instructions)|the\\s+(?:system\\s+prompt|(?:initial|hidden|original)\\s+instructions))\\s+(?:is|are|says?|reads?)\\s*:?',
+  '\\bmy\\s+(?:system\\s+prompt|(?:initial\\s+|hidden\\s+|original\\s+|secret\\s+)?instructions)\\s+(?:is|are|says?|reads?)\\s*:?|\\bthe\\s+(?:system\\s+prompt|(?:initial|hidden|original)\\s+instructions)\\s+(?:is|are|says?|reads?)\\s*(?::|["“«])',
   '(?:here\\s+(?:is|are)|below\\s+(?:is|are))\\s+my\\s+(?:system\\s+prompt|instructions|initial\\s+prompt)',
   '\\bi\\s+was\\s+(?:instructed|told|programmed)\\s+(?:by\\s+my\\s+developers?\\s+)?to\\s*:',
   '^\\s*you\\s+are\\s+(?:chatgpt|claude|an?\\s+ai\\s+assistant)[^.\\n]{0,80}(?:trained|created|developed)\\s+by',
   // What the instructions tell it to do.
-  `\\bmy\\s+${OWN_INSTRUCTIONS}\\s+(?:say|says|state|states|tell\\s+me|tells\\s+me|require|requires|ask\\s+me|asks\\s+me|are\\s+to|is\\s+to|instruct|instructs|want\\s+me|wants\\s+me)\\b`,
-  `\\b(?:according\\s+to|as\\s+per|under|per)\\s+my\\s+${OWN_INSTRUCTIONS}\\b`,
-  `\\b${OWN_INSTRUCTIONS}\\b[^.\\n]{0,60}\\b(?:tells?|asks?|requires?|wants?|instructs?|directs?)\\s+me\\s+(?:to|not\\s+to|never\\s+to)\\b`,
+  `\\bmy\\s+${OWN_INSTRUCTIONS}\\s+(?:\\w+ly\\s+)?(?:say|says|state|states|tell\\s+me|tells\\s+me|require|requires|ask\\s+me|asks\\s+me|are\\s+to|is\\s+to|instruct|instructs|want\\s+me|wants\\s+me)\\b`,
+  `\\b(?:according\\s+to|as\\s+per|under|per)\\s+my\\s+(?:(?:operator|developer|creator|admin|owner)(?:'|’)s\\s+)?${OWN_INSTRUCTIONS}\\b`,
+  `\\b(?:${OWN_INSTRUCTIONS}|my\\s+(?:setup|config(?:uration)?|settings))\\b[^.\\n]{0,60}\\b(?:tells?|asks?|requires?|wants?|instructs?|directs?)\\s+me\\s+(?:to|not\\s+to|never\\s+to)\\b`,
   "\\bi(?:'ve|’ve|\\s+have)?\\s+(?:been|was)\\s+(?:instructed|told|programmed|configured|directed|set\\s+up)\\s+(?:by\\s+[^.\\n]{1,40}?\\s+)?(?:to|not\\s+to|never\\s+to)\\b",
-  "\\bi(?:'m|’m|\\s+am)\\s+(?:supposed|meant|instructed|configured|programmed)\\s+to\\b",
+  "\\bi(?:'m|’m|\\s+am)\\s+(?:\\w+ly\\s+)?(?:supposed|meant|instructed|configured|programmed)\\s+to\\b",
   '\\bmy\\s+(?:developers?|creators?|operators?|admins?|owners?)\\s+(?:told|instructed|configured|asked|programmed|want|wants)\\s+me\\s+to\\b',
   '\\b(?:the\\s+)?rules\\s+i\\s+(?:work|operate|run)\\s+under\\b|\\bi\\s+operate\\s+under\\b',
   '\\b(?:it|they)\\s+(?:asks?|tells?|requires?|wants?|instructs?)\\s+me\\s+(?:to|not\\s+to|never\\s+to)\\b',
@@ -129,6 +129,24 @@ const LEAK_PHRASES_SRC = [
   // Its tools and the model it runs on.
   "\\bi\\s+(?:have|(?:'ve|’ve)\\s+got|can\\s+use|can\\s+call)\\s+access\\s+to\\s+(?:the\\s+following|these|several|a\\s+few|\\w+)\\s+(?:tools|functions|plugins|apis)\\b|\\b(?:tools|functions|plugins)\\s+(?:i\\s+have\\s+access\\s+to|available\\s+to\\s+me|i\\s+can\\s+(?:use|call))\\b|\\bmy\\s+(?:available\\s+)?(?:tools|functions|plugins)\\s*:",
   "\\b(?:i(?:'m|’m|\\s+am)|i\\s+run|this\\s+(?:assistant|bot|chat)\\s+(?:is|runs))\\s+(?:currently\\s+)?(?:running\\s+on|powered\\s+by|based\\s+on|built\\s+on|using)\\s+(?:the\\s+)?(?:(?:openai|anthropic|meta|google)(?:['’]s)?\\s+)?(?:gpt|claude|llama|mistral|mixtral|gemini|gemma|qwen|deepseek)",
+  // Who set it up, and what they asked of it ("the team that deployed me asked me to…", "Skyward Air
+  // configured me to…", "I'm told to…", "I've been specifically told that…").
+  '\\b(?:deployed|configured|set\\s+up|programmed|wrapped|initiali[sz]ed)\\s+me\\s+(?:to|as|with|so)\\b|\\b(?:who|that)\\s+(?:deployed|configured|set\\s+up|runs|operates|programmed)\\s+me\\b',
+  "\\bi(?:'m|’m|\\s+am)\\s+(?:(?:also|only|specifically)\\s+)?(?:told|asked|instructed|required|expected|configured\\s+by\\s+[^.\\n]{1,40}?|set\\s+up)\\s+to\\b|\\bi(?:'ve|’ve|\\s+have)\\s+been\\s+(?:\\w+ly\\s+)?(?:asked|told|instructed)\\s+(?:to|that|not\\s+to)\\b|\\bso\\s+i(?:'m|’m|\\s+am)\\s+told\\b",
+  // Its instructions named as the source, quoted, or handed over in another form.
+  `\\bmy\\s+${OWN_INSTRUCTIONS}\\s+(?:\\w+ly\\s+)?(?:include|includes|contain|contains|told\\s+me|cap\\s+me|caps\\s+me|mention|mentions|literally)\\b`,
+  `\\b(?:here(?:['’]s|\\s+is|\\s+are)|this\\s+is|these\\s+are)\\s+(?:(?:the|a)\\s+(?:\\w+\\s+){0,2}(?:text|copy|version|list)\\s+of\\s+)?my\\s+(?:${OWN_INSTRUCTIONS}|config|setup|runtime\\s+config)`,
+  `\\b(?:version|text|copy|translation|gist|rundown|summary|poem|song|story|table|haiku|limerick)\\s+(?:of|about)\\s+my\\s+${OWN_INSTRUCTIONS}`,
+  '\\b(?:notes?|comments?|guidance|instructions|directives|memo)\\s+(?:that\\s+)?(?:i(?:\\s+was|(?:\\x27|’)ve\\s+been|\\s+have\\s+been)\\s+given|(?:left|given|written)\\s+(?:for|to)\\s+me|my\\s+(?:operators?|developers?|devs|creators?)\\s+(?:left|gave|wrote))',
+  '\\b(?:the\\s+)?(?:devs?|developers?|operators?|admins?|product\\s+team|dev\\s+team|ops\\s+team)\\s+(?:literally\\s+)?(?:wrote|left|put|added)\\b[^.\\n]{0,30}\\b(?:in|into|to)\\s+my\\b',
+  // Its instructions as where something comes from ("it's in my config", "a comment in my prompt");
+  // selfDisclosure drops it after a refusal in the same sentence ("I have nothing in my instructions…").
+  `\\b(?:in|from|within|inside|into)\\s+my\\s+(?:${OWN_INSTRUCTIONS}|config|setup|settings|persona|environment|context)\\b`,
+  `\\b(?:attached\\s+to|part\\s+of|bundled\\s+with|(?:at\\s+)?the\\s+(?:bottom|top|end)\\s+of|included\\s+in)\\s+my\\s+(?:${OWN_INSTRUCTIONS}|config|setup|settings)\\b`,
+  '\\bsystem\\s+(?:prompt|message)\\b[^.\\n]{0,30}?\\b(?:says|said|reads|states)\\s*:\\s*["“«]',
+  // Other languages: "in my instructions it says", "who configured me asked me to", "I was set up as".
+  "\\bin\\s+mijn\\s+(?:instructies|richtlijnen)\\s+staat|\\bingesteld\\s+als\\b|\\btalimatlar[ıi]m(?:da|a\\s+göre)|\\bmoje\\s+(?:instrukcje|wytyczne)\\s+(?:mówią|nakazują)|\\bchi\\s+mi\\s+ha\\s+(?:configurato|impostato)|\\bqui\\s+m['’]a\\s+(?:déployée?|configurée?|mise?\\s+en\\s+place)|\\bm['’]a\\s+demandé\\s+de\\b|\\bso\\s+eingestellt,?\\s+dass|\\bdiminta\\s+oleh\\b|được\\s+(?:công\\s+ty\\s+)?cài\\s+đặt|\\btalimat(?:ını|ı)\\s+verdi|\\bme\\s+configuraron\\b",
+  'मेरे\\s+निर्देशों\\s+में|मुझे\\s+निर्देश\\s+दिया\\s+गया|तरह\\s+सेट\\s+किया|تمّ?\\s+إعدادي|طُ?لب\\s+مني|部署我的|让我扮演|설정되어\\s+있|지시(?:를|도)\\s+받',
   // German, French, Spanish, Portuguese, Italian, Dutch.
   '\\b(?:meine\\s+(?:anweisungen|instruktionen|richtlinien|vorgaben|regeln)|mein\\s+system-?prompt)\\s+(?:lauten|lautet|sind|besagen|sagen|verlangen)|\\bich\\s+wurde\\s+(?:angewiesen|instruiert|konfiguriert)|\\blaut\\s+meinen\\s+(?:anweisungen|vorgaben|richtlinien)',
   "\\bmes\\s+(?:instructions|consignes|directives)\\s+(?:sont|disent|indiquent|stipulent|me\\s+demandent)|\\bmon\\s+prompt(?:\\s+système)?\\s+(?:est|dit|indique)|\\bon\\s+m['’]a\\s+(?:demandé|ordonné|dit|configuré)\\s+de\\b|\\bselon\\s+mes\\s+(?:instructions|consignes|directives)",
@@ -148,19 +166,21 @@ const LEAK_PHRASES = new RE2(LEAK_PHRASES_SRC, 'gimu');
 // in the second person, or a rule about what the assistant may reveal, discuss or answer.
 // A line may open as a field of a configuration file: `system_prompt: "…"`, `{"instructions": "…`.
 const LINE_START =
-  '(?:^|[\\n.!?:{。！？]\\s*)[ \\t]*(?:#+\\s*|\\d{1,2}[.)]\\s*|[-*•]\\s*)?(?:["\']?(?:system(?:[_ ]?(?:prompt|message))?|instructions|prompt|persona)["\']?\\s*[:=]\\s*["\'|>]?\\s*)?';
+  '(?:^|[\\n.!?:{。！？]\\s*)[ \\t]*(?:>\\s*)?(?:#+\\s*|\\d{1,2}[.)]\\s*|[-*•]\\s*)?["“„«「]?(?:["\']?(?:system(?:[_ ]?(?:prompt|message))?|instructions|prompt|persona)["\']?\\s*[:=]\\s*["\'|>]?\\s*)?';
 // The persona, in English and in the other languages system prompts are often written in.
 const ROLE_WORD =
-  '(?:assistant|bot|chatbot|agent|gpt|ai|model|tutor|concierge|advisor|adviser|expert|companion|guide|helper|representative|receptionist|assistent|asistente|assistente|asystent|asistan|ассистент|помощник|助手|助理|アシスタント|어시스턴트|도우미)';
+  '(?:assistant|bot|chatbot|agent|gpt|ai|model|tutor|concierge|advisor|adviser|expert|companion|guide|helper|representative|receptionist|assistent|asistente|assistente|asystent|asistan|assistante|asisten|asistanı|assistentin|kundenberater(?:in)?|berater(?:in)?|conseill[eè]re?|trợ\\s+lý|مساعد|المساعدة?|ассистент|помощник|助手|助理|アシスタント|어시스턴트|도우미)';
 const CONFIG_PERSONA_SRC =
   LINE_START +
-  `(?:you\\s+are|act\\s+as|du\\s+bist|eres|tu\\s+es|você\\s+é|sei|je\\s+bent|jesteś|ты|вы|你是|您是|あなたは|당신은)\\s*[—–-]?\\s*(?:now\\s+)?(?:an?\\s+|the\\s+)?[\\w\\p{L}'’, «»「」-]{0,50}?${ROLE_WORD}`;
+  `(?:you\\s+are|act\\s+as|du\\s+bist|eres|tu\\s+es|você\\s+é|sei|je\\s+bent|jesteś|kamu\\s+adalah|anda\\s+adalah|bạn\\s+là|sen|أنت|ты|вы|你是|您是|あなたは|당신은)\\s*[—–-]?\\s*(?:now\\s+)?(?:an?\\s+|the\\s+)?[\\w\\p{L}'’, «»「」"“”„，、-]{0,50}?${ROLE_WORD}`;
 const CONFIG_PERSONA = new RE2(CONFIG_PERSONA_SRC, 'gimu');
 const CONFIG_RULE_SRC =
   LINE_START +
-  "(?:(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|reply|give|mention|tell|follow|refuse|keep|answers|requests|your|offer|promise|speculate|make\\s+up|invent|break\\s+character|stay\\s+in\\s+character|greet|redirect|escalate|recommend|suggest|confirm|quote|provide|acknowledge|admit)|if\\s+the\\s+user\\s+(?:asks|says|wants|requests)|under\\s+no\\s+circumstances)\\b" +
+  "(?:(?:(?:never|do\\s+not|don't|always|only|keep|refuse)\\s+(?:reveal|disclose|share|discuss|answer|respond|reply|give|mention|tell|follow|refuse|keep|answers|requests|your|offer|promise|speculate|make\\s+up|invent|break\\s+character|stay\\s+in\\s+character|greet|redirect|escalate|recommend|suggest|confirm|quote|provide|acknowledge|admit|say|claim|guarantee|name|show|describe|read\\s+out|bring\\s+up|volunteer|divulge|imply|talk|comment|deny|blame|list|cite)|keep\\s+(?:all\\s+)?(?:responses|answers|replies)|if\\s+(?:you\\s+are\\s+)?asked\\b|(?:if|when(?:ever)?)\\s+(?:(?:a|an|the)\\s+(?:\\w+\\s+)?(?:user|customer|caller|guest|patient|visitor|client|player|student|member|donor|employee|passenger|resident|child|parent|owner|applicant|candidate)|(?:users|customers|callers|guests|patients|visitors|clients|players|students|members|donors|employees|passengers|residents))\\s+(?:asks?|says?|wants?|requests?|claims?|mentions?|reports?|complains?|brings?\\s+up|threatens?|types?)|under\\s+no\\s+circumstances" +
+  // A rule about the assistant in the third person ("the assistant must never…", "the bot should always…").
+  '|(?:the|this)\\s+(?:assistant|bot|chatbot|agent|model|ai)\\s+(?:must|should|shall|may|will)(?:\\s+(?:never|always|not|only))?)\\b' +
   // The same rules' openings in other languages: never / do not reveal, always recommend.
-  '|(?:gib|verrate|erwähne|nenne)\\s+(?:niemals|nie)|niemals|empfiehl\\s+immer|nunca\\s+(?:menciones|reveles|mencione|revele|digas|diga)|no\\s+(?:reveles|menciones|revele|mencione)|recomienda\\s+siempre|recomende\\s+sempre|ne\\s+(?:révèle|mentionne|divulgue|dis)\\s+jamais|recommande\\s+toujours|non\\s+(?:rivelare|menzionare)|consiglia\\s+sempre|никогда\\s+не|не\\s+(?:раскрывай|упоминай|сообщай)|всегда\\s+рекомендуй|不要(?:透露|提及|泄露|告诉)|无论如何|始终推荐|決して|絶対に|常に|절대|항상|noem\\s+nooit|onthul|nigdy\\s+nie|zawsze\\s+polecaj|asla|her\\s+zaman)';
+  '|(?:gib|verrate|erwähne|nenne)\\s+(?:niemals|nie)|niemals|empfiehl\\s+immer|nunca\\s+(?:menciones|reveles|mencione|revele|digas|diga)|no\\s+(?:reveles|menciones|revele|mencione)|recomienda\\s+siempre|recomende\\s+sempre|ne\\s+(?:révèle|mentionne|divulgue|dis)\\s+jamais|recommande\\s+toujours|non\\s+(?:rivelare|menzionare)|consiglia\\s+sempre|никогда\\s+не|не\\s+(?:раскрывай|упоминай|сообщай)|всегда\\s+рекомендуй|不要(?:透露|提及|泄露|告诉)|无论如何|始终推荐|決して|絶対に|常に|절대|항상|noem\\s+nooit|onthul|nigdy\\s+nie|zawsze\\s+polecaj|asla|her\\s+zaman|paylaşma|não\\s+(?:revele|mencione|compartilhe|diga|recomende|fale|informe)|nunca\\s+(?:admita|compartilhe)|sempre\\s+ofereça|ne\\s+dis\\s+pas|propose\\s+toujours|no\\s+(?:digas|compartas|menciones)|jangan\\s+(?:pernah|bocorkan|beri)|không\\s+(?:tiết\\s+lộ|nói)|لا\\s+(?:تذكري?|تكشفي?|تخبري?)|教えないこと|しないこと|答えること)';
 const CONFIG_RULE = new RE2(CONFIG_RULE_SRC, 'gimu');
 // Instructions about the person the assistant talks to, in the third person ("when the user asks…"),
 // beside directives to the assistant ("you will…", "your role is…", "never…"): a response addresses
@@ -173,13 +193,54 @@ const DIRECTIVE_SRC =
   LINE_START +
   "(?:you\\s+(?:will|should|must|shall|are\\s+to|need\\s+to|have\\s+to)\\b|your\\s+(?:\\w+\\s+)?(?:purpose|role|task|job|goal|mission|objective)\\s+is\\b|(?:never|always|do\\s+not|don't|only)\\s+\\w)";
 const DIRECTIVE = new RE2(DIRECTIVE_SRC, 'gimu');
+// The assistant presenting its own setup ("here's my current configuration", "I'm configured as",
+// "under the hood") beside facts only a deployment has: the model's identifier, a sampling setting,
+// a tool's signature. Code written for the user's own app holds the facts, not the first person.
+const SELF_CONFIG_SRC =
+  "\\bmy\\s+(?:(?:current|active|runtime|full|technical|own|functional|system|safety)\\s+)?(?:config(?:uration)?|settings|setup|set-up|persona\\s+file|parameters|specs?|deployment)\\b|\\bi(?:'m|’m|\\s+am|\\s+was)\\s+(?:configured|initiali[sz]ed|set\\s+up|deployed|loaded)\\s+(?:as|with|on)\\b|\\bconfigured\\s+with\\s*:|\\bunder\\s+the\\s+hood\\b|\\bhere(?:'s|’s|\\s+is)\\s+what\\s+i\\s+am\\b|\\bthis\\s+(?:bot|assistant|agent)\\s+instance\\b|\\bwhat\\s+tools\\s+i\\s+have\\b|\\bi(?:'m|’m|\\s+am)\\s+[\"“]?\\p{Lu}[\\w-]*(?:\\s+\\p{Lu}[\\w-]*){0,2}[,\"”]*\\s+(?:the|a|an|your)\\s+[^.\\n]{0,60}?\\b(?:assistant|bot|agent|companion|advisor|tutor|helper|copilot)\\b|\\bi\\s+have\\s+(?:one|two|three|four|five|\\d)\\s+tools?\\b|제\\s+설정|我的(?:配置|设置)|私の設定|\\bmeine\\s+(?:konfiguration|einstellungen)|\\bma\\s+configuration|\\bmi\\s+configuración|\\bminha\\s+configuração";
+const SELF_CONFIG = new RE2(SELF_CONFIG_SRC, 'iu');
+const CONFIG_FACT = new RE2(
+  '(\\b(?:gpt-?(?:3\\.5|4(?:\\.\\d)?|4o|5)|o[134]-mini|claude[- ]?(?:\\d|instant|opus|sonnet|haiku)|llama[- ]?\\d|gemini[- ]\\d|mistral|mixtral|qwen\\d?|deepseek|command[- ]r|hyperclova|phi-\\d))|(\\btemp(?:erature)?\\b[^\\d\\n]{0,6}[01](?:\\.\\d+)?\\b)|(\\b(?:top_[kp]|top-k|max_tokens|max_ctx|context\\s+window)\\b)|((?:\\b[a-z][a-z0-9]*|[\\p{L}\\d]+)(?:_[\\p{L}\\d]+)+\\s*\\(\\s*[\\p{L}_]+)',
+  'giu',
+);
+// A response that continues a text: opening on an ellipsis or a dash, or saying it picks up from
+// where the text left off.
+const CONTINUES =
+  /^\s*["“«>]?\s*(?:\.{3}|…|—|–)|\b(?:continuing|picking\s+up)\s+(?:from|the\s+text|where|right\s+after)\b|\bhere['’]s\s+how\s+it\s+continues\b/i;
+
+/** How many kinds of deployment fact (model, sampling setting, limits, tool signature) `raw` holds. */
+function configFactKinds(raw: string): number {
+  const kinds = new Set<number>();
+  const t = utf8Of(raw);
+  CONFIG_FACT.lastIndex = 0;
+  for (
+    let m = nextMatch(CONFIG_FACT, t), n = 0;
+    m && kinds.size < 2 && n < 40;
+    m = nextMatch(CONFIG_FACT, t), n++
+  )
+    for (let k = 1; k <= 4; k++) if (m[k]) kinds.add(k);
+  return kinds.size;
+}
+
 // A secret the assistant was told to keep, echoed: "the secret password is TANGERINE-42".
 const SECRET_ECHO_SRC =
-  '\\b(?i:secret|access\\s+code|pass(?:word|code|phrase)|secret\\s+(?:key|code|word)|code\\s*word)\\b(?:\\s+[A-Za-z]+){0,7}?\\s+(?:is|was)\\s*:?\\s*(?:["\'`“‘*]+([^\\s"\'`”’*]{4,40})["\'`”’*]|([A-Za-z0-9_-]*[0-9A-Z][A-Za-z0-9_-]*))';
+  "\\b(?i:secret|access\\s+code|pass(?:word|code|phrase)|secret\\s+(?:key|code|word)|code\\s*word|verification\\s+(?:word|code)|(?:staff|admin|door|override|master|unlock|entry|gate|alarm|vault)\\s+code|recovery\\s+phrase|contraseña|mot\\s+de\\s+passe|passwort|senha|kata\\s+sandi|kode\\s+rahasia|пароль|секретное\\s+слово)(?:\\s*:)?(?:(?:\\s+[\\p{L}'’]+){0,7}?(?:\\s+(?i:is|was|es|est|ist|lautet|é|adalah)|\\?\\s+it['’]s)|(?:\\s+[\\p{L}'’]+){0,2}?\\s*[:=—])\\s*:?\\s*(?:[\"'`“‘*«「]+([^\\s\"'`”’*»」]{4,40})[\"'`”’*»」]|([A-Za-z0-9_!#$%&@+-]*[0-9A-Z][A-Za-z0-9_!#$%&@+-]*))|(?:密码|パスワード|パスコード|暗証番号|合言葉)(?:是|は)[「『\"]?([A-Za-z0-9_!#$%&@+-]{4,40})";
 const SECRET_ECHO = new RE2(SECRET_ECHO_SRC, 'gmu');
+// A value written as an example, not a secret ("example-password-123", "your-key-here", "xxxx").
+const PLACEHOLDER = /example|sample|dummy|placeholder|changeme|change-me|your[-_]|xxxx|redacted|<|\.\.\./i;
+// The assistant owning up that what it gives was not for the reader ("it's supposed to be employees
+// only", "which I'm not supposed to give out", "reserved for the guest list")…
+const CONFESSION_SRC =
+  "\\b(?:(?:supposed|meant)\\s+to\\s+(?:be|go|stay)\\s+(?:only|for|internal|employees|staff|private)|not\\s+supposed\\s+to\\s+(?:give|share|tell|reveal|hand|mention|say|send)|shouldn['’]t\\s+(?:have\\s+)?(?:be\\s+)?(?:giv|shar|tell|say|reveal|send|post)\\w*|(?:probably|really)\\s+shouldn['’]t|wasn['’]t\\s+(?:meant|supposed)|reserved\\s+for|(?:employees?|staff|members?|internal)[\\s-]only|only\\s+(?:for|to)\\s+(?:employees|staff|internal|members|holders|people\\s+who)|not\\s+(?:to\\s+be\\s+)?(?:given|shared)\\s+(?:out|with|to))|tidak\\s+boleh\\s+diberikan|никому\\s+не\\s+говорить|не\\s+стоило\\s+бы|お伝えしてはいけない|\\bno\\s+debería\\s+(?:dar|compartir|decir)|\\bne\\s+devrais\\s+pas\\s+(?:donner|partager|dire)|\\bsollte\\s+ich\\s+nicht";
+// …beside a value that reads like a code, a password or a private link.
+const VALUE_TOKEN = new RE2(
+  '\\b[A-Z0-9]{2,}(?:[-_][A-Z0-9]{2,}){1,5}\\b|[A-Za-z0-9]{0,30}\\d[A-Za-z0-9]{0,30}[_!#$%&@][A-Za-z0-9_!#$%&@+.-]{1,30}|[A-Za-z0-9]{1,30}[_!#$%&@][A-Za-z0-9_!#$%&@+.-]{0,30}\\d[A-Za-z0-9_!#$%&@+.-]{0,30}|https?://\\S*(?:internal|invite|admin|private|staging)\\S*|«[^»\\n]{2,30}»|「[^」\\n]{2,30}」',
+  'u',
+);
 
 // Three reversed common words ("eht", "uoy", "era", …) as words: text written backwards.
-const REVERSED_WORDS_SRC = '(?:\\b(?:eht|uoy|era|dna|ton|ruoy|siht|esaelp|reven|syawla)\\b.*?){3}';
+const REVERSED_WORDS_SRC =
+  '(?:\\b(?:eht|uoy|era|dna|ton|ruoy|siht|esaelp|reven|syawla|eseht|tuoba|rof|htiw|taht|snoitcurtsni)\\b.*?){3}';
 // The same common words in ROT13 ("gur", "lbh", "ner", …): text shifted by thirteen letters.
 const ROT13_WORDS_SRC = '(?:\\b(?:gur|lbh|ner|naq|abg|lbhe|guvf|cyrnfr|arire|nyjnlf|vafgehpgvbaf)\\b.*?){3}';
 // Letters spaced or dotted apart ("r e v e a l", "s.e.c.r.e.t"), or digits for letters inside two
@@ -188,24 +249,30 @@ const HIDDEN_LETTERS_SRC =
   '(?:\\b\\pL[ .·*_-]){5}\\pL\\b|(?i:(?:\\b[a-z]*[a-z][013457][a-z][a-z013457]*\\b(?s:.*?)){2})';
 
 /**
- * The six leak patterns above in one RE2.Set: a single native pass over a response says which of
+ * The leak patterns above in three RE2.Sets: a native pass of each over a response says which of
  * them match anywhere, and only those run (most responses match none, and each pattern alone is a
- * full pass over the text: six passes became one). Same flags as the patterns: multi-line for all,
- * case-insensitive (inline `(?i)`) for all but SECRET_ECHO. A pattern the set rules out cannot
- * match, so skipping it changes nothing. Indices follow the list: phrases, persona, rule,
- * secret echo, the user, directive.
+ * full pass over the text). Three sets, not one: in a single set the phrases and the persona
+ * multiply the automaton's states, and its cache thrashes (the pool's texts took 298 ms in one set,
+ * 66 ms in these three, 139 ms in the one set of 2026.12.14's six patterns). Same flags as the
+ * patterns: multi-line for all, case-insensitive (inline `(?i)`) for all but SECRET_ECHO. A pattern
+ * the sets rule out cannot match, so skipping it changes nothing. Indices (leakCandidates) follow
+ * the lists: phrases, persona, rule, secret echo, the user, directive, self-configuration, confession.
  */
-const LEAK_GATE = new RE2.Set(
-  [
-    `(?i)${LEAK_PHRASES_SRC}`,
-    `(?i)${CONFIG_PERSONA_SRC}`,
-    `(?i)${CONFIG_RULE_SRC}`,
-    SECRET_ECHO_SRC,
-    `(?i)${THE_USER_SRC}`,
-    `(?i)${DIRECTIVE_SRC}`,
-  ],
-  'mu',
-);
+const LEAK_GATES = [
+  new RE2.Set([`(?i)${LEAK_PHRASES_SRC}`], 'mu'),
+  new RE2.Set([`(?i)${CONFIG_PERSONA_SRC}`], 'mu'),
+  new RE2.Set(
+    [
+      `(?i)${CONFIG_RULE_SRC}`,
+      SECRET_ECHO_SRC,
+      `(?i)${THE_USER_SRC}`,
+      `(?i)${DIRECTIVE_SRC}`,
+      `(?i)${SELF_CONFIG_SRC}`,
+      `(?i)${CONFESSION_SRC}`,
+    ],
+    'mu',
+  ),
+];
 // The traces of hidden text (reversed words, ROT13 words, hidden letters), in a set of their own:
 // read once, on the raw response only.
 const HIDING_GATE = new RE2.Set(
@@ -213,7 +280,7 @@ const HIDING_GATE = new RE2.Set(
   'mu',
 );
 /** Which patterns of `set` (of `size`) match somewhere in `raw`; all of them when the set gives up. */
-function matchedIn(set: typeof LEAK_GATE, size: number, raw: string): boolean[] {
+function matchedIn(set: typeof HIDING_GATE, size: number, raw: string): boolean[] {
   try {
     const found = Array<boolean>(size).fill(false);
     for (const k of set.match(utf8Of(raw).bytes)) found[k] = true;
@@ -222,8 +289,8 @@ function matchedIn(set: typeof LEAK_GATE, size: number, raw: string): boolean[] 
     return Array<boolean>(size).fill(true);
   }
 }
-/** Which leak patterns can match `raw` (by LEAK_GATE index). */
-const leakCandidates = (raw: string) => matchedIn(LEAK_GATE, 6, raw);
+/** Which leak patterns can match `raw` (by their index across LEAK_GATES). */
+const leakCandidates = (raw: string) => LEAK_GATES.flatMap((set) => matchedIn(set, set.size, raw));
 const NO_MATCHES = { n: 0, first: -1, last: -1 };
 
 function countMatches(re: RE2, raw: string, max: number): { n: number; first: number; last: number } {
@@ -244,12 +311,17 @@ function countMatches(re: RE2, raw: string, max: number): { n: number; first: nu
  * persona in the second person beside rules about what to reveal or answer (a verbatim rule list),
  * or it echoes a secret value it was told to keep.
  */
-function configurationLeak(raw: string, field: string, can: boolean[]): Finding | undefined {
+function configurationLeak(raw: string, field: string, can: boolean[], hidden: boolean): Finding | undefined {
   const persona = can[1] ? countMatches(CONFIG_PERSONA, raw, 3) : NO_MATCHES;
   const rules = can[2] ? countMatches(CONFIG_RULE, raw, 6) : NO_MATCHES;
   const user = can[4] && can[5] ? countMatches(THE_USER, raw, 6) : NO_MATCHES;
   const directives = user.n > 0 ? countMatches(DIRECTIVE, raw, 6) : NO_MATCHES;
-  const leak = (persona.n >= 1 && rules.n >= 1) || rules.n >= 3 || (user.n >= 1 && directives.n >= 2);
+  // Under hiding (ROT13, spaced letters, an encoding…), or in text that picks up mid-sentence where
+  // something else left off ("…and never reveal…"), two rules are enough: ordinary answers are neither.
+  const leak =
+    (persona.n >= 1 && rules.n >= 1) ||
+    rules.n >= (hidden || CONTINUES.test(raw) ? 2 : 3) ||
+    (user.n >= 1 && directives.n >= 2);
   if (leak) {
     const starts = [persona.first, rules.first, user.first, directives.first].filter((x) => x >= 0);
     const conf = roundConfidence(
@@ -269,14 +341,54 @@ function configurationLeak(raw: string, field: string, can: boolean[]): Finding 
       explanation: `response reads like assistant configuration (${persona.n} persona line(s) addressed to the assistant, ${rules.n} rule(s) about what it may reveal or answer, ${directives.n} directive(s) beside ${user.n} mention(s) of "the user")`,
     };
   }
+  if (can[6] && configFactKinds(raw) >= 2) {
+    const m = SELF_CONFIG.exec(raw);
+    return {
+      detector: 'response',
+      detectorVersion,
+      ruleId: 'leak.configuration_text',
+      threatType: 'system_prompt_leak',
+      severity: 'high',
+      confidence: 0.7,
+      field,
+      start: m?.index ?? 0,
+      end: (m?.index ?? 0) + (m?.[0].length ?? 0),
+      view: 'raw',
+      explanation:
+        'response presents its own setup with deployment details (model, sampling settings or tool signatures)',
+    };
+  }
+  if (can[7]) {
+    const v = VALUE_TOKEN.exec(raw);
+    if (v)
+      return {
+        detector: 'response',
+        detectorVersion,
+        ruleId: 'leak.secret_echo',
+        threatType: 'system_prompt_leak',
+        severity: 'high',
+        confidence: 0.65,
+        field,
+        start: v.index,
+        end: v.index + v[0].length,
+        view: 'raw',
+        masked: maskValue(v[0].trim()),
+        explanation:
+          'response gives out a code, password or private link while saying it was not meant for the reader',
+      };
+  }
   if (!can[3]) return undefined;
   SECRET_ECHO.lastIndex = 0;
   const m = nextMatch(SECRET_ECHO, utf8Of(raw));
-  const quoted = m?.[1] ?? '';
+  const quoted = m?.[1] ?? m?.[3] ?? '';
   const value = quoted || (m?.[2] ?? '');
   // A value, not a word: set off in quotes, or at least five characters with a digit, in capitals,
   // or upper case with a digit or dash.
-  if (!m || !(quoted || (value.length >= 5 && /\d|^[A-Z]{5,}$|^[A-Z]+[-_][A-Z0-9]/.test(value))))
+  if (
+    !m ||
+    !(quoted || (value.length >= 5 && /\d|^[A-Z]{5,}$|^[A-Z]+[-_][A-Z0-9]/.test(value))) ||
+    PLACEHOLDER.test(value)
+  )
     return undefined;
   return {
     detector: 'response',
@@ -300,9 +412,35 @@ const ONLY_REFUSES =
   /^[\s,:;—–-]*(?:(?:and\s+)?(?:not|never)\s+)?(?:to\s+)?(?:(?:i\s+)?(?:can(?:no|['’])?t|cannot|won['’]?t|may\s+not|am\s+not\s+(?:allowed|able)\s+to)\s+)?(?:share|reveal|disclose|repeat|show|discuss|give\s+out|print|output|paste)\b[^.\n]{0,40}?\b(?:instructions|prompt|configuration|rules|guidelines|setup|system|them|it|this|those|these)\b/i;
 // A prompt the response drafts for the user's own bot (its framing; the prompt itself reads like a leak).
 const DRAFTED_FOR_USER = new RE2(
-  "\\b(?:here(?:['’]s|\\s+is)\\s+(?:a|an|the|your|one)\\b[^.\\n]{0,50}\\b(?:prompt|instructions|template)|you\\s+can\\s+(?:use|adapt|paste|copy|start\\s+with)\\s+(?:this|the\\s+following|it)|feel\\s+free\\s+to\\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\\s+(?:system\\s+)?prompt|for\\s+your\\s+(?:own\\s+)?(?:[\\w-]+\\s+){0,2}(?:bot|assistant|chatbot|agent|gpt|app)|prompt\\s+template)\\b",
-  'iu',
+  "\\b(?:here(?:['’]s|\\s+is)\\s+(?:a|an|the|your|one)\\b[^.\\n]{0,50}\\b(?:prompt|instructions?|template|rules|persona)|(?:bot|assistant|agent|gpt|app|chatbot)\\s+you(?:['’]re|\\s+are)\\s+(?:building|making|creating|setting\\s+up|designing)|you\\s+(?:could|can|might)\\s+give\\s+your\\b|you\\s+can\\s+(?:use|adapt|paste|copy|start\\s+with)\\s+(?:this|the\\s+following|it)|feel\\s+free\\s+to\\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\\s+(?:system\\s+)?prompt|for\\s+your\\s+(?:own\\s+)?(?:[\\w-]+\\s+){0,2}(?:bot|assistant|chatbot|agent|gpt|app)|your\\s+(?:own\\s+)?(?:[\\w-]+\\s+){0,2}(?:bot|chatbot|app|agent|gpt)['’]s|prompt\\s+template|prompt\\s+you\\s+(?:pasted|shared|sent|wrote|provided|gave\\s+me)|(?:revised|improved|rewritten|updated|tightened)\\s+(?:version|prompt))\\b",
+  'giu',
 );
+/** Whether `raw` is framed as a prompt drafted for the user; "here's the text of my instructions" is not. */
+function draftedForUser(raw: string): boolean {
+  const t = utf8Of(raw);
+  DRAFTED_FOR_USER.lastIndex = 0;
+  for (let m = nextMatch(DRAFTED_FOR_USER, t), n = 0; m && n < 8; m = nextMatch(DRAFTED_FOR_USER, t), n++)
+    if (!/\bmy\b/i.test(m[0])) return true;
+  return false;
+}
+
+// "In my instructions…" names where something comes from; after a refusal in the same sentence it
+// names only what is not there ("I don't have anything about that in my instructions").
+const SOURCE_PHRASE = /^(?:in|from|within|inside|into)\s/i;
+const REFUSED_BEFORE =
+  /\b(?:can(?:no|['’])?t|won['’]?t|unable|not|no|nothing|never|don['’]t|doesn['’]t|isn['’]t|aren['’]t|against|outside|beyond)\b/i;
+/** The text of the sentence before `at`, up to 120 characters. */
+function sentenceBefore(raw: string, at: number): string {
+  const before = raw.slice(Math.max(0, at - 120), at);
+  return before.slice(
+    Math.max(
+      before.lastIndexOf('.'),
+      before.lastIndexOf('\n'),
+      before.lastIndexOf('!'),
+      before.lastIndexOf('?'),
+    ) + 1,
+  );
+}
 
 /** The first phrase of the assistant speaking of its own instructions that does more than refuse to share them. */
 function selfDisclosure(raw: string): RegExpExecArray | null {
@@ -310,7 +448,9 @@ function selfDisclosure(raw: string): RegExpExecArray | null {
   LEAK_PHRASES.lastIndex = 0;
   for (let m = nextMatch(LEAK_PHRASES, t), n = 0; m && n < 8; m = nextMatch(LEAK_PHRASES, t), n++) {
     const after = raw.slice(m.index + m[0].length, m.index + m[0].length + 100);
-    if (!ONLY_REFUSES.test(after)) return m;
+    if (ONLY_REFUSES.test(after)) continue;
+    if (SOURCE_PHRASE.test(m[0]) && REFUSED_BEFORE.test(sentenceBefore(raw, m.index))) continue;
+    return m;
   }
   return null;
 }
@@ -324,7 +464,7 @@ export function detectSystemPromptLeak(fv: FieldViews, field: string, systemProm
   const found = canaryFreeLeak(fv, field);
   // A prompt drafted for the user's own bot reads like configuration, rules and notes to the bot
   // included; only its framing, in the raw text, differs.
-  return found && !DRAFTED_FOR_USER.test(fv.raw) ? [found] : [];
+  return found && !draftedForUser(fv.raw) ? [found] : [];
 }
 
 /** The first canary-free leak sign in the response as written, or else in another reading of it. */
@@ -332,7 +472,7 @@ function canaryFreeLeak(fv: FieldViews, field: string): Finding | undefined {
   const f = leakIn(fv.raw, field);
   if (f) return f;
   for (const r of otherReadings(fv)) {
-    const g = leakIn(r.text, field);
+    const g = leakIn(r.text, field, true);
     if (g)
       return { ...g, start: r.start, end: r.end, view: r.view, explanation: `${g.explanation} (${r.how})` };
   }
@@ -379,6 +519,7 @@ function* otherReadings(
     ...(ENCODED_RUN.test(fv.raw) ? ENCODED_VIEWS : []),
     ...(rot13 ? (['rot13'] as const) : []),
     ...(spacedOrLeet ? (['despaced', 'leet'] as const) : []),
+    ...(signals.tagChars > 0 ? (['unicode_tags'] as const) : []),
   ]);
   if (wanted.size === 0) return;
   const derived = fv.views.some((v) => wanted.has(v.name)) ? fv : buildViews(fv.raw);
@@ -401,13 +542,13 @@ const ENCODED_RUN =
   /[A-Za-z0-9+/]{40}|(?:%[0-9A-Fa-f]{2}){6}|(?:\\u[0-9A-Fa-f]{4}){4}|(?:&#x?[0-9A-Fa-f]{2,5};){4}/;
 
 /** The canary-free leak signs in one text (the raw response or a decoded view of it). */
-function leakIn(text: string, field: string): Finding | undefined {
+function leakIn(text: string, field: string, hidden = false): Finding | undefined {
   const can = leakCandidates(text);
   const m = can[0] ? selfDisclosure(text) : null;
   if (m) {
     // The configuration or the secret itself, when the text holds it too, says more than the phrase.
     return (
-      configurationLeak(text, field, can) ?? {
+      configurationLeak(text, field, can, hidden) ?? {
         detector: 'response',
         detectorVersion,
         ruleId: 'leak.system_prompt_phrase',
@@ -422,7 +563,7 @@ function leakIn(text: string, field: string): Finding | undefined {
       }
     );
   }
-  return configurationLeak(text, field, can);
+  return configurationLeak(text, field, can, hidden);
 }
 
 const MD_LINK = new RE2(
