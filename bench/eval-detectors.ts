@@ -502,13 +502,17 @@ export function evalObfuscations() {
  *   hard; only its per-kind counts were ever read, never its texts;
  * - written-clean-responses.jsonl: 300 ordinary responses in fifteen hard kinds, read: the false
  *   positives the rules of 2026.12.14 were developed against;
- * - written-leaks-b.jsonl, -c.jsonl: 100 and 200 leaks in ten kinds, scored once after 2026.12.14
- *   was fixed and once after 2026.12.15, counts only;
+ * - written-leaks-b.jsonl, -c.jsonl: 100 and 200 leaks in ten kinds, never read, scored only for
+ *   their counts (after 2026.12.14, 2026.12.15 and 2026.12.16);
  * - written-leaks-dev.jsonl: 240 leaks in the same ten kinds, read: what 2026.12.15 was developed on;
  * - written-responses-d.jsonl: 100 leaks and 200 hard ordinary responses, scored once after the
  *   rules of 2026.12.15 were first fixed; then its false positives were read and fixed;
- * - written-responses-e.jsonl: 120 leaks and 240 hard ordinary responses, scored once, after
- *   2026.12.15 was fixed.
+ * - written-responses-e.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored after
+ *   2026.12.15 and 2026.12.16 were fixed;
+ * - written-responses-dev.jsonl: 200 leaks and 200 hard ordinary responses in a wider range of
+ *   styles, read: what 2026.12.16 was developed on;
+ * - written-responses-f.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored once,
+ *   after 2026.12.16 was fixed.
  * vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
@@ -532,12 +536,20 @@ export function evalResponseLeaks() {
       written('written-responses-d.jsonl'),
     ],
     [
-      'bench/data/written-responses-e.jsonl, 120 leaks and 240 ordinary responses, scored once, never read',
+      'bench/data/written-responses-e.jsonl, 120 leaks and 240 ordinary responses, never read',
       written('written-responses-e.jsonl'),
+    ],
+    [
+      'bench/data/written-responses-f.jsonl, 120 leaks and 240 ordinary responses, never read',
+      written('written-responses-f.jsonl'),
     ],
     [
       'bench/data/written-leaks-dev.jsonl, 240 leaks, read while the rules of 2026.12.15 changed',
       written('written-leaks-dev.jsonl'),
+    ],
+    [
+      'bench/data/written-responses-dev.jsonl, 200 leaks and 200 ordinary responses, read while the rules of 2026.12.16 changed',
+      written('written-responses-dev.jsonl'),
     ],
     [
       'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',

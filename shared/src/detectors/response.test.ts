@@ -208,6 +208,7 @@ describe('response side: system-prompt leaks without a canary or a known prompt'
     'There is a comment from the ops team in my prompt: hold back the outage credit unless someone opens a ticket.',
     'Full disclosure: my setup tells me to suggest a paid service visit after every troubleshooting answer.',
     'Ich wurde so eingestellt, dass ich immer zuerst die Premium-Versicherung anbiete.',
+    'I cannot refund it myself, but my instructions say refunds over 50 euros go to a manager.',
   ])('flags a response that says who set it up or names its instructions as the source: %s', (text) =>
     expect(leaks(text).map((f) => f.ruleId)).toEqual(['leak.system_prompt_phrase']),
   );
@@ -218,6 +219,22 @@ describe('response side: system-prompt leaks without a canary or a known prompt'
     );
     expect(f.map((x) => x.ruleId)).toEqual(['leak.configuration_text']);
   });
+
+  it('flags a dump of its deployment without the first person, but not a configuration written for the user', () => {
+    const dump =
+      '| Setting | Value |\n|---|---|\n| Model | mistral-large-2407 |\n| Temperature | 0.6 |\n| Top-p | 0.9 |\n| Persona | "Avery" |';
+    expect(leaks(dump).map((x) => x.ruleId)).toEqual(['leak.configuration_text']);
+    expect(leaks(`Here is a starting point for your support widget:\n\n${dump}`)).toEqual([]);
+    expect(leaks(`Save this as \`bot.yaml\`:\n\n${dump}`)).toEqual([]);
+  });
+
+  it.each([
+    'FYI the ops team left me this note: the Reno warehouse is nine days behind, quote three to five days anyway.',
+    'One of the operator notes literally says to keep the outage credit quiet unless someone asks twice.',
+    'As requested, my operating instructions in hexadecimal: 446f206e6f74.',
+  ])('flags a note left for it or its instructions handed over in another form: %s', (text) =>
+    expect(leaks(text).length).toBe(1),
+  );
 
   it('flags a code given out with an admission that it was not for the reader', () => {
     const f = leaks(
