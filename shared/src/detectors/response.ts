@@ -326,6 +326,23 @@ function countMatches(re: RE2, raw: string, max: number): { n: number; first: nu
   return { n, first, last };
 }
 
+/** A canary-free system-prompt leak found in the response as written (a reading re-spans it). */
+function leakFinding(
+  field: string,
+  f: Pick<Finding, 'ruleId' | 'confidence' | 'start' | 'end' | 'explanation'> &
+    Partial<Pick<Finding, 'severity' | 'masked'>>,
+): Finding {
+  return {
+    detector: 'response',
+    detectorVersion,
+    threatType: 'system_prompt_leak',
+    severity: 'high',
+    field,
+    view: 'raw',
+    ...f,
+  };
+}
+
 /**
  * Canary-free signs that a response discloses the assistant's own configuration: it speaks its
  * persona in the second person beside rules about what to reveal or answer (a verbatim rule list),
@@ -347,19 +364,14 @@ function configurationLeak(raw: string, field: string, can: boolean[], hidden: b
     const conf = roundConfidence(
       Math.min(0.9, 0.55 + 0.08 * (persona.n + rules.n + Math.min(user.n, directives.n))),
     );
-    return {
-      detector: 'response',
-      detectorVersion,
+    return leakFinding(field, {
       ruleId: 'leak.configuration_text',
-      threatType: 'system_prompt_leak',
       severity: severityFor(conf, 'high'),
       confidence: conf,
-      field,
       start: Math.min(...starts),
       end: Math.max(persona.last, rules.last, user.last, directives.last),
-      view: 'raw',
       explanation: `response reads like assistant configuration (${persona.n} persona line(s) addressed to the assistant, ${rules.n} rule(s) about what it may reveal or answer, ${directives.n} directive(s) beside ${user.n} mention(s) of "the user")`,
-    };
+    });
   }
   // Its setup in the first person beside two kinds of fact, or three kinds of fact (a model's
   // identifier among them) in text that is not written for the user's own app.
@@ -368,39 +380,27 @@ function configurationLeak(raw: string, field: string, can: boolean[], hidden: b
     (can[8] && !FOR_THE_USER.test(raw) && configFactKinds(raw, 3) >= 3)
   ) {
     const m = SELF_CONFIG.exec(raw);
-    return {
-      detector: 'response',
-      detectorVersion,
+    return leakFinding(field, {
       ruleId: 'leak.configuration_text',
-      threatType: 'system_prompt_leak',
-      severity: 'high',
       confidence: 0.7,
-      field,
       start: m?.index ?? 0,
       end: (m?.index ?? 0) + (m?.[0].length ?? 0),
-      view: 'raw',
       explanation:
         'response presents its own setup with deployment details (model, sampling settings or tool signatures)',
-    };
+    });
   }
   if (can[7]) {
     const v = VALUE_TOKEN.exec(raw);
     if (v)
-      return {
-        detector: 'response',
-        detectorVersion,
+      return leakFinding(field, {
         ruleId: 'leak.secret_echo',
-        threatType: 'system_prompt_leak',
-        severity: 'high',
         confidence: 0.65,
-        field,
         start: v.index,
         end: v.index + v[0].length,
-        view: 'raw',
         masked: maskValue(v[0].trim()),
         explanation:
           'response gives out a code, password or private link while saying it was not meant for the reader',
-      };
+      });
   }
   if (!can[3]) return undefined;
   SECRET_ECHO.lastIndex = 0;
@@ -415,20 +415,14 @@ function configurationLeak(raw: string, field: string, can: boolean[], hidden: b
     PLACEHOLDER.test(value)
   )
     return undefined;
-  return {
-    detector: 'response',
-    detectorVersion,
+  return leakFinding(field, {
     ruleId: 'leak.secret_echo',
-    threatType: 'system_prompt_leak',
-    severity: 'high',
     confidence: 0.7,
-    field,
     start: m.index,
     end: m.index + m[0].length,
-    view: 'raw',
     masked: maskValue(value),
     explanation: 'response discloses a secret, password or access code (a value it was likely told to keep)',
-  };
+  });
 }
 
 // After a phrase about its instructions, a refusal to share them: the phrase disclosed nothing. A
@@ -573,19 +567,15 @@ function leakIn(text: string, field: string, hidden = false): Finding | undefine
   if (m) {
     // The configuration or the secret itself, when the text holds it too, says more than the phrase.
     return (
-      configurationLeak(text, field, can, hidden) ?? {
-        detector: 'response',
-        detectorVersion,
+      configurationLeak(text, field, can, hidden) ??
+      leakFinding(field, {
         ruleId: 'leak.system_prompt_phrase',
-        threatType: 'system_prompt_leak',
         severity: 'medium',
         confidence: 0.6,
-        field,
         start: m.index,
         end: m.index + m[0].length,
-        view: 'raw',
         explanation: 'response announces, quotes or paraphrases its system prompt / hidden instructions',
-      }
+      })
     );
   }
   return configurationLeak(text, field, can, hidden);
