@@ -223,7 +223,7 @@ describe('response side: system-prompt leaks without a canary or a known prompt'
   it('flags a dump of its deployment without the first person, but not a configuration written for the user', () => {
     const dump =
       '| Setting | Value |\n|---|---|\n| Model | mistral-large-2407 |\n| Temperature | 0.6 |\n| Top-p | 0.9 |\n| Persona | "Avery" |';
-    expect(leaks(dump).map((x) => x.ruleId)).toEqual(['leak.configuration_text']);
+    expect(leaks(dump)).toMatchObject([{ ruleId: 'leak.configuration_text', start: 0, end: dump.length }]);
     expect(leaks(`Here is a starting point for your support widget:\n\n${dump}`)).toEqual([]);
     expect(leaks(`Save this as \`bot.yaml\`:\n\n${dump}`)).toEqual([]);
   });

@@ -379,12 +379,13 @@ function configurationLeak(raw: string, field: string, can: boolean[], hidden: b
     (can[6] && configFactKinds(raw, 2) >= 2) ||
     (can[8] && !FOR_THE_USER.test(raw) && configFactKinds(raw, 3) >= 3)
   ) {
-    const m = SELF_CONFIG.exec(raw);
+    // The first-person phrase, or the whole dump when there is none.
+    const m = can[6] ? SELF_CONFIG.exec(raw) : null;
     return leakFinding(field, {
       ruleId: 'leak.configuration_text',
       confidence: 0.7,
       start: m?.index ?? 0,
-      end: (m?.index ?? 0) + (m?.[0].length ?? 0),
+      end: m ? m.index + m[0].length : raw.length,
       explanation:
         'response presents its own setup with deployment details (model, sampling settings or tool signatures)',
     });
