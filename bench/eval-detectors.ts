@@ -511,7 +511,7 @@ export function evalObfuscations() {
  *   2026.12.15 and 2026.12.16 were fixed;
  * - written-responses-dev.jsonl: 200 leaks and 200 hard ordinary responses in a wider range of
  *   styles, read: what 2026.12.16 was developed on;
- * - written-responses-f.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored once,
+ * - written-responses-f.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored only
  *   after 2026.12.16 was fixed.
  * vard scores prompts only, so it has no column.
  */
