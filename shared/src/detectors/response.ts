@@ -297,7 +297,7 @@ const HIDING_GATE = new RE2.Set(
   'mu',
 );
 /** Which patterns of `set` (of `size`) match somewhere in `raw`; all of them when the set gives up. */
-function matchedIn(set: typeof HIDING_GATE, size: number, raw: string): boolean[] {
+function matchedIn(set: InstanceType<typeof RE2.Set>, size: number, raw: string): boolean[] {
   try {
     const found = Array<boolean>(size).fill(false);
     for (const k of set.match(utf8Of(raw).bytes)) found[k] = true;
@@ -375,10 +375,9 @@ function configurationLeak(raw: string, field: string, can: boolean[], hidden: b
   }
   // Its setup in the first person beside two kinds of fact, or three kinds of fact (a model's
   // identifier among them) in text that is not written for the user's own app.
-  if (
-    (can[6] && configFactKinds(raw, 2) >= 2) ||
-    (can[8] && !FOR_THE_USER.test(raw) && configFactKinds(raw, 3) >= 3)
-  ) {
+  const dump = can[8] && !FOR_THE_USER.test(raw);
+  const facts = can[6] || dump ? configFactKinds(raw, dump ? 3 : 2) : 0;
+  if ((can[6] && facts >= 2) || (dump && facts >= 3)) {
     // The first-person phrase, or the whole dump when there is none.
     const m = can[6] ? SELF_CONFIG.exec(raw) : null;
     return leakFinding(field, {
@@ -432,7 +431,7 @@ const ONLY_REFUSES =
   /^[\s,:;—–-]*(?:(?:and\s+)?(?:not|never)\s+)?(?:to\s+)?(?:(?:i\s+)?(?:can(?:no|['’])?t|cannot|won['’]?t|may\s+not|am\s+not\s+(?:allowed|able)\s+to)\s+)?(?:share|reveal|disclose|repeat|show|discuss|give\s+out|print|output|paste)\b[^.\n]{0,40}?\b(?:instructions|prompt|configuration|rules|guidelines|setup|system|them|it|this|those|these)\b/i;
 // A prompt the response drafts for the user's own bot (its framing; the prompt itself reads like a leak).
 const DRAFTED_FOR_USER = new RE2(
-  "\\b(?:here(?:['’]s|\\s+is)\\s+(?:a|an|the|your|one)\\b[^.\\n]{0,50}\\b(?:prompt|instructions?|template|rules?|persona)|(?:bot|assistant|agent|gpt|app|chatbot)\\s+you(?:['’]re|\\s+are)\\s+(?:building|making|creating|setting\\s+up|designing)|you\\s+(?:could|can|might)\\s+give\\s+your\\b|you\\s+can\\s+(?:use|adapt|paste|copy|start\\s+with)\\s+(?:this|the\\s+following|it)|feel\\s+free\\s+to\\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\\s+(?:system\\s+)?prompt|for\\s+your\\s+(?:own\\s+)?(?:[\\w'’-]+\\s+){0,4}(?:bot|assistant|chatbot|agent|gpt|app)|(?:examples?|samples?)\\s+of\\s+(?:a|an)\\s+(?:[\\w-]+\\s+){0,2}(?:system\\s+)?prompt|(?:prompt|doc(?:ument)?|guidelines|policy|memo|ticket|email|file|diff|pull\\s+request|message|notes?)\\s+(?:you|your\\s+(?:team|teammate|colleague|manager))(?:['’]ve)?\\s+(?:pasted|shared|sent|wrote|provided|attached|uploaded|forwarded|gave\\s+me)|your\\s+(?:team(?:mate)?|colleague|manager|company)['’]s\\s+(?:pull\\s+request|prompt|doc|bot)|your\\s+(?:own\\s+)?(?:[\\w-]+\\s+){0,2}(?:bot|chatbot|app|agent|gpt)['’]s|prompt\\s+template|prompt\\s+you\\s+(?:pasted|shared|sent|wrote|provided|gave\\s+me)|(?:revised|improved|rewritten|updated|tightened)\\s+(?:version|prompt))\\b",
+  "\\b(?:here(?:['’]s|\\s+is)\\s+(?:a|an|the|your|one)\\b[^.\\n]{0,50}\\b(?:prompt|instructions?|template|rules?|persona)|(?:bot|assistant|agent|gpt|app|chatbot)\\s+you(?:['’]re|\\s+are)\\s+(?:building|making|creating|setting\\s+up|designing)|you\\s+(?:could|can|might)\\s+give\\s+your\\b|you\\s+can\\s+(?:use|adapt|paste|copy|start\\s+with)\\s+(?:this|the\\s+following|it)|feel\\s+free\\s+to\\s+(?:adapt|adjust|tweak|customi[sz]e|edit|change)|(?:example|sample|template|draft)\\s+(?:system\\s+)?prompt|for\\s+your\\s+(?:own\\s+)?(?:[\\w'’-]+\\s+){0,4}(?:bot|assistant|chatbot|agent|gpt|app)|(?:examples?|samples?)\\s+of\\s+(?:a|an)\\s+(?:[\\w-]+\\s+){0,2}(?:system\\s+)?prompt|(?:prompt|doc(?:ument)?|guidelines|policy|memo|ticket|email|file|diff|pull\\s+request|message|notes?)\\s+(?:you|your\\s+(?:team|teammate|colleague|manager))(?:['’]ve)?\\s+(?:pasted|shared|sent|wrote|provided|attached|uploaded|forwarded|gave\\s+me)|your\\s+(?:team(?:mate)?|colleague|manager|company)['’]s\\s+(?:pull\\s+request|prompt|doc|bot)|your\\s+(?:own\\s+)?(?:[\\w-]+\\s+){0,2}(?:bot|chatbot|app|agent|gpt)['’]s|prompt\\s+template|(?:revised|improved|rewritten|updated|tightened)\\s+(?:version|prompt))\\b",
   'giu',
 );
 /** Whether `raw` is framed as a prompt drafted for the user; "here's the text of my instructions" is not. */
