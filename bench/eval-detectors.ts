@@ -512,7 +512,13 @@ export function evalObfuscations() {
  * - written-responses-dev.jsonl: 200 leaks and 200 hard ordinary responses in a wider range of
  *   styles, read: what 2026.12.16 was developed on;
  * - written-responses-f.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored only
- *   after 2026.12.16 was fixed.
+ *   after 2026.12.16 was fixed (and after 2026.12.17);
+ * - written-responses-dev-b.jsonl: 120 leaks and 120 hard ordinary responses, read: what 2026.12.17
+ *   was developed on;
+ * - written-responses-h.jsonl: 120 leaks and 240 hard ordinary responses, scored with 2026.12.16 and
+ *   with the first round of 2026.12.17; then read, and 2026.12.17's second round developed on it;
+ * - written-responses-g.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored with
+ *   2026.12.16, after the first round of 2026.12.17 and after 2026.12.17 was fixed.
  * vard scores prompts only, so it has no column.
  */
 export function evalResponseLeaks() {
@@ -544,12 +550,24 @@ export function evalResponseLeaks() {
       written('written-responses-f.jsonl'),
     ],
     [
+      'bench/data/written-responses-g.jsonl, 120 leaks and 240 ordinary responses, never read',
+      written('written-responses-g.jsonl'),
+    ],
+    [
       'bench/data/written-leaks-dev.jsonl, 240 leaks, read while the rules of 2026.12.15 changed',
       written('written-leaks-dev.jsonl'),
     ],
     [
       'bench/data/written-responses-dev.jsonl, 200 leaks and 200 ordinary responses, read while the rules of 2026.12.16 changed',
       written('written-responses-dev.jsonl'),
+    ],
+    [
+      'bench/data/written-responses-dev-b.jsonl, 120 leaks and 120 ordinary responses, read while the rules of 2026.12.17 changed',
+      written('written-responses-dev-b.jsonl'),
+    ],
+    [
+      'bench/data/written-responses-h.jsonl, 120 leaks and 240 ordinary responses, read after its first scoring (2026.12.17 developed on it)',
+      written('written-responses-h.jsonl'),
     ],
     [
       'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',
