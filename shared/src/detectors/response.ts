@@ -268,7 +268,7 @@ const ROT13_WORDS_SRC = '(?:\\b(?:gur|lbh|ner|naq|abg|lbhe|guvf|cyrnfr|arire|nyj
 // words ("n3ver r3veal"; 0.2% of the pool's texts, mostly colour codes and instance types).
 const HIDDEN_LETTERS_SRC =
   '(?:\\b\\pL[ .·*_-]){5}\\pL\\b|(?i:(?:\\b[a-z]*[a-z][013457][a-z][a-z013457]*\\b(?s:.*?)){2})';
-// A run an encoding would produce: base64, %xx, \\u escapes, HTML entities.
+// A run an encoding would produce: base64 or hex, %xx, \u escapes, HTML entities.
 const ENCODED_RUN_SRC =
   '[A-Za-z0-9+/]{40}|(?:%[0-9A-Fa-f]{2}){6}|(?:\\\\u[0-9A-Fa-f]{4}){4}|(?:&#x?[0-9A-Fa-f]{2,5};){4}';
 
@@ -301,8 +301,8 @@ const LEAK_GATES = [
     'mu',
   ),
 ];
-// The traces of hidden text (reversed words, ROT13 words, hidden letters), in a set of their own:
-// read once, on the raw response only.
+// The traces of hidden text (reversed words, ROT13 words, hidden letters, an encoded run), in a set
+// of their own: read once, on the raw response only.
 const HIDING_GATE = new RE2.Set(
   [`(?is)${REVERSED_WORDS_SRC}`, `(?is)${ROT13_WORDS_SRC}`, HIDDEN_LETTERS_SRC, ENCODED_RUN_SRC],
   'mu',
