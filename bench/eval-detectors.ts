@@ -12,7 +12,7 @@
 import { detectText, type Finding } from '@warden/shared/detectors/index';
 import { INJECTION_THRESHOLD, scoreModelViews } from '@warden/shared/detectors/injection';
 import { FEATURE_BITS, type LinearModel } from '@warden/shared/detectors/injection-features';
-import { injectionModel } from '@warden/shared/detectors/injection-model';
+import { injectionModel, leakModel } from '@warden/shared/detectors/models';
 import { buildViews } from '@warden/shared/detectors/views';
 import { printTable } from './support/load';
 import { carrierTexts, DOCUMENT_CARRIER, DOCUMENT_CHARS, documentMaker } from './support/documents';
@@ -28,13 +28,21 @@ import {
   type PiiSpan,
 } from './support/eval-data';
 import { generateObfuscations } from './gen-obfuscations';
-import { generateResponseLeaks, type ResponseLeakRow } from './gen-response-leaks';
 import {
   textExamples,
   syntheticExamples,
   trainInjectionModel,
+  WRITTEN_TRAINING_SETS,
+  writtenExamples,
   type Example,
 } from './support/injection-training';
+import {
+  leakTrainingRows,
+  loadResponseSet,
+  poolResponses,
+  RESPONSE_SETS,
+  trainLeakModel,
+} from './support/response-leaks';
 import { vardFlags } from './support/vard';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
@@ -147,8 +155,9 @@ export function evalInjectionLoso(): LosoSummary {
   const pool = loadInjectionPool();
   const t0 = performance.now();
   const examples: Example[] = pool.flatMap((r) => textExamples(r, sourceOf(r)));
-  // Generated rows (bench/support/synthetic.ts) are in every fold's training set and never scored.
-  const synthetic = syntheticExamples();
+  // Generated rows (bench/support/synthetic.ts) and the written sets are in every fold's training
+  // set and never scored here (evalWritten scores each written set held out).
+  const synthetic = [...syntheticExamples(), ...writtenExamples()];
   const bySource = new Map<string, number[]>();
   pool.forEach((r, i) => {
     const s = sourceOf(r);
@@ -271,7 +280,7 @@ export function evalInjectionInDocuments() {
   const examples = pool
     .filter((r) => sourceOf(r) !== DOCUMENT_CARRIER)
     .flatMap((r) => textExamples(r, sourceOf(r)));
-  const synthetic = syntheticExamples();
+  const synthetic = [...syntheticExamples(), ...writtenExamples()];
   const sources = [...new Set(pool.filter((r) => r.label === 'injection').map(sourceOf))].sort();
   const table: Array<Record<string, string | number>> = [];
   const per: Array<{ alone: number; doc: number; vardDoc: number; fpr: number; n: number }> = [];
@@ -337,7 +346,7 @@ interface WrittenText {
   text: string;
 }
 
-/** A set of texts written for Warden by a different hand from the training generators, never trained on. */
+/** A set of texts written for Warden by a different hand from the training generators; scored held out. */
 interface WrittenSet {
   file: string;
   /** The field the texts are scored as. */
@@ -354,8 +363,8 @@ export const WRITTEN_DOCUMENTS: WrittenSet = {
   file: 'written-documents.jsonl',
   field: 'toolCalls[0].output',
   title:
-    'Written business texts and indirect injections (bench/data/written-documents.jsonl; never trained on;\n' +
-    'shipped model, scored as tool outputs). Attacks by how the instruction is put, benign texts by kind.',
+    'Written business texts and indirect injections (bench/data/written-documents.jsonl; model trained\n' +
+    'without it, scored as tool outputs). Attacks by how the instruction is put, benign texts by kind.',
 };
 
 /**
@@ -368,8 +377,8 @@ export const WRITTEN_GAMES: WrittenSet = {
   file: 'written-games.jsonl',
   field: 'prompt',
   title:
-    'Written prompt-injection-game attacks and look-alikes (bench/data/written-games.jsonl; never trained on;\n' +
-    'shipped model, scored as prompts). Rows by style.',
+    'Written prompt-injection-game attacks and look-alikes (bench/data/written-games.jsonl; model trained\n' +
+    'without it, scored as prompts). Rows by style.',
 };
 
 /**
@@ -384,7 +393,7 @@ export const WRITTEN_MULTILINGUAL: WrittenSet = {
   field: 'prompt',
   title:
     'Written attacks and benign texts in 20 languages besides English (bench/data/written-multilingual.jsonl;\n' +
-    'never trained on; shipped model, scored as prompts). Attacks by style, benign texts by kind.',
+    'model trained without it, scored as prompts). Attacks by style, benign texts by kind.',
 };
 
 /**
@@ -400,19 +409,29 @@ export const WRITTEN_CONVERSATIONS: WrittenSet = {
   field: 'prompt',
   title:
     'Written attacks and look-alikes in ordinary assistant conversations (bench/data/written-conversations.jsonl;\n' +
-    'never trained on; shipped model, scored as prompts). Attacks by style, benign texts by kind.',
+    'model trained without it, scored as prompts). Attacks by style, benign texts by kind.',
 };
 
 export const loadWritten = (set: WrittenSet): WrittenText[] =>
   parseJsonl<WrittenText>(new URL(`./data/${set.file}`, import.meta.url));
 
-/** Warden and vard on a written set, by style (attacks) and kind (benign texts). */
+/**
+ * Warden and vard on a written set, by style (attacks) and kind (benign texts). A set the shipped
+ * model is trained on (WRITTEN_TRAINING_SETS) is scored with a model trained the same way without it.
+ */
 export function evalWritten(set: WrittenSet) {
   const by = new Map<string, { warden: Counts; vard: Counts }>();
   const all = { warden: empty(), vard: empty() };
+  const model = WRITTEN_TRAINING_SETS.includes(set.file)
+    ? trainInjectionModel([
+        ...loadInjectionPool().flatMap((r) => textExamples(r, sourceOf(r))),
+        ...syntheticExamples(),
+        ...writtenExamples(set.file),
+      ]).model
+    : injectionModel();
   for (const r of loadWritten(set)) {
     const actual = r.label === 'injection';
-    const warden = detectText(r.text, set.field).some(isInjectionFinding);
+    const warden = detectText(r.text, set.field, { injectionModel: model }).some(isInjectionFinding);
     const vard = vardFlags(r.text);
     const key = actual ? `attack · ${r.style}` : `benign · ${r.kind ?? r.style}`;
     if (!by.has(key)) by.set(key, { warden: empty(), vard: empty() });
@@ -449,6 +468,7 @@ export function evalInjectionRandomSplit() {
   const { model } = trainInjectionModel([
     ...train.flatMap((r) => textExamples(r, sourceOf(r))),
     ...syntheticExamples(),
+    ...writtenExamples(),
   ]);
   const res = scored();
   scoreRows(held, model, res);
@@ -495,108 +515,112 @@ export function evalObfuscations() {
 }
 
 /**
- * Response-side leaks without a canary or a known system prompt: recall on leaking responses and FPR
- * on ordinary ones, by kind, on the seeded rows of bench/gen-response-leaks.ts (seed 6) and on
- * responses written for Warden by other hands, none of them trained on:
- * - written-leaks.jsonl: 160 leaks in nine styles and 240 ordinary responses in eleven kinds, many
- *   hard; only its per-kind counts were ever read, never its texts;
- * - written-clean-responses.jsonl: 300 ordinary responses in fifteen hard kinds, read: the false
- *   positives the rules of 2026.12.14 were developed against;
- * - written-leaks-b.jsonl, -c.jsonl: 100 and 200 leaks in ten kinds, never read, scored only for
- *   their counts (after 2026.12.14, 2026.12.15 and 2026.12.16);
- * - written-leaks-dev.jsonl: 240 leaks in the same ten kinds, read: what 2026.12.15 was developed on;
- * - written-responses-d.jsonl: 100 leaks and 200 hard ordinary responses, scored once after the
- *   rules of 2026.12.15 were first fixed; then its false positives were read and fixed;
- * - written-responses-e.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored after
- *   2026.12.15 and 2026.12.16 were fixed;
- * - written-responses-dev.jsonl: 200 leaks and 200 hard ordinary responses in a wider range of
- *   styles, read: what 2026.12.16 was developed on;
- * - written-responses-f.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored only
- *   after 2026.12.16 was fixed (and after 2026.12.17);
- * - written-responses-dev-b.jsonl: 120 leaks and 120 hard ordinary responses, read: what 2026.12.17
- *   was developed on;
- * - written-responses-h.jsonl: 120 leaks and 240 hard ordinary responses, scored with 2026.12.16 and
- *   with the first round of 2026.12.17; then read, and 2026.12.17's second round developed on it;
- * - written-responses-g.jsonl: 120 leaks and 240 hard ordinary responses, never read, scored with
- *   2026.12.16, after the first round of 2026.12.17 and after 2026.12.17 was fixed.
- * vard scores prompts only, so it has no column.
+ * Response-side leaks without a canary or a known system prompt, on the labelled responses of
+ * bench/support/response-leaks.ts (RESPONSE_SETS: each set one writer's). Headline: each trained set
+ * scored with a leak model trained without it (leave one set out, as for injection sources), so no
+ * figure comes from a model that read the set; a set never trained on is scored with the shipped
+ * model. Beside it, the rules alone. Then the pool's ordinary texts read as responses, each half of
+ * its sources scored by a model trained without that half. vard scores prompts only: no column.
+ * EVAL_LEAK_SETS=a.jsonl,b.jsonl limits the sets; EVAL_LEAK_SHOW=miss|fp prints those rows.
  */
 export function evalResponseLeaks() {
-  const written = (name: string) => parseJsonl<ResponseLeakRow>(new URL(`./data/${name}`, import.meta.url));
-  const sets: Array<[string, ResponseLeakRow[]]> = [
-    ['bench/gen-response-leaks.ts, seed 6', generateResponseLeaks()],
-    [
-      'bench/data/written-leaks.jsonl, by a different hand, only its counts ever read',
-      written('written-leaks.jsonl'),
-    ],
-    [
-      'bench/data/written-leaks-b.jsonl, 100 leaks by a fourth hand, never read',
-      written('written-leaks-b.jsonl'),
-    ],
-    [
-      'bench/data/written-leaks-c.jsonl, 200 leaks by a fifth hand, never read',
-      written('written-leaks-c.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-d.jsonl, 100 leaks and 200 ordinary responses, its false positives read after one scoring',
-      written('written-responses-d.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-e.jsonl, 120 leaks and 240 ordinary responses, never read',
-      written('written-responses-e.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-f.jsonl, 120 leaks and 240 ordinary responses, never read',
-      written('written-responses-f.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-g.jsonl, 120 leaks and 240 ordinary responses, never read',
-      written('written-responses-g.jsonl'),
-    ],
-    [
-      'bench/data/written-leaks-dev.jsonl, 240 leaks, read while the rules of 2026.12.15 changed',
-      written('written-leaks-dev.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-dev.jsonl, 200 leaks and 200 ordinary responses, read while the rules of 2026.12.16 changed',
-      written('written-responses-dev.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-dev-b.jsonl, 120 leaks and 120 ordinary responses, read while the rules of 2026.12.17 changed',
-      written('written-responses-dev-b.jsonl'),
-    ],
-    [
-      'bench/data/written-responses-h.jsonl, 120 leaks and 240 ordinary responses, read after its first scoring (2026.12.17 developed on it)',
-      written('written-responses-h.jsonl'),
-    ],
-    [
-      'bench/data/written-clean-responses.jsonl, ordinary responses by a third hand, read while the rules changed',
-      written('written-clean-responses.jsonl'),
-    ],
-  ];
-  for (const [title, rows] of sets) {
-    const byKind = new Map<string, Counts>();
-    const all = empty();
-    for (const r of rows) {
-      const flagged = detectText(r.text, 'response').some(
-        (f) => f.threatType === 'system_prompt_leak' || f.threatType === 'canary_leak',
-      );
-      const key = `${r.label} · ${r.kind}`;
-      if (!byKind.has(key)) byKind.set(key, empty());
-      tally(byKind.get(key)!, flagged, r.label === 'leak');
-      tally(all, flagged, r.label === 'leak');
-    }
-    console.log(`\n## Response leaks without a canary (${title}; no system prompt given)`);
-    printTable(
-      [...[...byKind].sort(([a], [b]) => a.localeCompare(b)), ['all', all] as const].map(([kind, c]) => ({
-        kind,
-        leaks: c.tp + c.fn,
-        clean: c.fp + c.tn,
-        recall: c.tp + c.fn ? f3(c.tp / (c.tp + c.fn)) : '-',
-        FPR: c.fp + c.tn ? f3(c.fp / (c.fp + c.tn)) : '-',
-      })),
+  const only = process.env.EVAL_LEAK_SETS?.split(',');
+  const show = process.env.EVAL_LEAK_SHOW;
+  const leakFlags = (text: string, model: LinearModel) =>
+    detectText(text, 'response', { leakModel: model }).some(
+      (f) => f.threatType === 'system_prompt_leak' || f.threatType === 'canary_leak',
     );
+  const summary: Array<Record<string, string | number>> = [];
+  const totals = { warden: empty(), rules: empty() };
+  const macro: Array<{ recall: number; fpr: number }> = [];
+  for (const set of RESPONSE_SETS) {
+    if (only && !only.includes(set.file)) continue;
+    const rows = loadResponseSet(set);
+    const model = set.trained ? trainLeakModel(leakTrainingRows(set.file)).model : leakModel();
+    const byKind = new Map<string, { warden: Counts; rules: Counts }>();
+    const all = { warden: empty(), rules: empty() };
+    for (const r of rows) {
+      const actual = r.label === 'leak';
+      const warden = leakFlags(r.text, model);
+      const rules = leakFlags(r.text, NO_MODEL);
+      const key = `${r.label} · ${r.kind}`;
+      if (!byKind.has(key)) byKind.set(key, { warden: empty(), rules: empty() });
+      for (const into of [byKind.get(key)!, all, totals]) {
+        tally(into.warden, warden, actual);
+        tally(into.rules, rules, actual);
+      }
+      if ((show === 'miss' && actual && !warden) || (show === 'fp' && !actual && warden))
+        console.log(`--- ${r.id} (${key})\n${r.text}\n`);
+    }
+    const held = set.trained ? 'model trained without this set' : 'shipped model, never trained on this set';
+    console.log(`\n## Response leaks without a canary: ${set.file} (${set.about}); ${held}`);
+    const line = (kind: string, c: { warden: Counts; rules: Counts }) => ({
+      kind,
+      leaks: c.warden.tp + c.warden.fn,
+      clean: c.warden.fp + c.warden.tn,
+      recall: c.warden.tp + c.warden.fn ? f3(rates(c.warden).recall) : '-',
+      FPR: c.warden.fp + c.warden.tn ? f3(rates(c.warden).fpr) : '-',
+      'rules R': c.rules.tp + c.rules.fn ? f3(rates(c.rules).recall) : '-',
+      'rules FPR': c.rules.fp + c.rules.tn ? f3(rates(c.rules).fpr) : '-',
+    });
+    printTable([
+      ...[...byKind].sort(([a], [b]) => a.localeCompare(b)).map(([k, c]) => line(k, c)),
+      line('all', all),
+    ]);
+    const { kind: _, ...figures } = line('all', all);
+    summary.push({ set: set.file, model: set.trained ? 'held out' : 'shipped', ...figures });
+    macro.push(rates(all.warden));
   }
+  console.log(
+    '\n## Response leaks without a canary, by set (Warden: rules and the leak model; rules alone beside it)',
+  );
+  const overall = totals;
+  const fmt = (c: Counts) => ({ recall: f3(rates(c).recall), FPR: f3(rates(c).fpr) });
+  printTable([
+    ...summary,
+    {
+      set: 'all rows',
+      model: '',
+      leaks: overall.warden.tp + overall.warden.fn,
+      clean: overall.warden.fp + overall.warden.tn,
+      ...fmt(overall.warden),
+      'rules R': fmt(overall.rules).recall,
+      'rules FPR': fmt(overall.rules).FPR,
+    },
+  ]);
+  const withLeaks = macro.filter((m) => Number.isFinite(m.recall));
+  const withClean = macro.filter((m) => Number.isFinite(m.fpr));
+  console.log(
+    `macro over sets: recall ${f3(mean(withLeaks.map((m) => m.recall)))} (${withLeaks.length} sets with leaks), ` +
+      `FPR ${f3(mean(withClean.map((m) => m.fpr)))} (${withClean.length} sets with ordinary responses)`,
+  );
+
+  // The pool's ordinary texts as responses: half its sources held out of the model at a time.
+  const pool = poolResponses();
+  const sources = [...new Set(pool.map((r) => r.set))];
+  const bySource = new Map<string, Counts>();
+  const benign = loadInjectionPool().filter((r) => r.label === 'benign');
+  for (let fold = 0; fold < 2; fold++) {
+    const held = new Set(sources.filter((_, i) => i % 2 === fold));
+    const model = trainLeakModel([...leakTrainingRows().filter((r) => !held.has(r.set))]).model;
+    for (const r of benign) {
+      const s = `pool:${sourceOf(r)}`;
+      if (!held.has(s)) continue;
+      if (!bySource.has(s)) bySource.set(s, empty());
+      tally(bySource.get(s)!, leakFlags(r.text, model), false);
+    }
+  }
+  console.log(
+    "\n## The pool's ordinary texts read as responses (each half of the sources scored by a leak model trained without it)",
+  );
+  printTable(
+    [...bySource].map(([s, c]) => ({
+      source: s.slice(5),
+      texts: c.fp + c.tn,
+      flagged: c.fp,
+      FPR: f3(rates(c).fpr),
+    })),
+  );
 }
 
 // ── PII ──────────────────────────────────────────────────────────────────────────────────────

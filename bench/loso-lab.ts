@@ -18,6 +18,9 @@
  * LAB_DATA_ALONE=0.55,0.6 also scores the in-document table and the LAB_TEST files read as tool
  * outputs with the model needing that probability when no rule fired (one line per shift and value,
  * means of the folds; measured and not kept, docs/detection-experiments.md, 2026-12-03);
+ * Every fold trains on the written sets too (WRITTEN_TRAINING_SETS), as the shipped model does:
+ * LAB_NO_WRITTEN=1 leaves them out (LAB_TEST scores of them are training figures otherwise);
+ * LAB_TRAIN=<file.jsonl>,… adds more training rows ({id?, text, label}) to every fold, a source each.
  * LAB_DUMP=<file.jsonl> writes each pool row's held-out model probability (the first LAB_SHIFTS shift,
  * the last configuration) and rule evidence, for comparisons with models outside the repository.
  */
@@ -40,6 +43,7 @@ import {
   syntheticExamples,
   trainInjectionModel,
   TRAINING,
+  writtenExamples,
   type Example,
   type TrainingOptions,
 } from './support/injection-training';
@@ -150,6 +154,12 @@ if (SMALL) {
     for (const r of syntheticRows(undefined, labRows))
       if (r.label === 'benign') synth.push(...benignChunks(r.text, r.id, r.source));
 }
+// The written sets and LAB_TRAIN's files (see the header), each weighing as one source.
+if (!process.env.LAB_NO_WRITTEN) synth.push(...writtenExamples());
+for (const file of (process.env.LAB_TRAIN ?? '').split(',').filter(Boolean))
+  parseJsonl<{ id?: string; text: string; label: 'injection' | 'benign' }>(file).forEach((r, i) =>
+    synth.push(...textExamples({ ...r, id: `${file}:${r.id ?? i}` }, `lab:${file}`)),
+  );
 process.stderr.write(
   `prepared ${pool.length} rows + ${synth.length} synthetic in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
 );

@@ -33,6 +33,8 @@ export interface DetectOptions {
   systemPrompt?: string;
   /** Injection model to score with instead of the shipped one (the leave-one-source-out eval's). */
   injectionModel?: LinearModel;
+  /** Response-leak model to score with instead of the shipped one (the leave-one-set-out eval's). */
+  leakModel?: LinearModel;
 }
 
 type FieldRole = 'prompt' | 'response' | 'tool_input' | 'tool_output' | 'metadata' | 'system_prompt';
@@ -146,7 +148,7 @@ function scanField(
 
   if (opts.canaries?.length && role !== 'prompt' && role !== 'system_prompt')
     out.push(...detectCanaries(fv, field, opts.canaries));
-  if (role === 'response') out.push(...detectSystemPromptLeak(fv, field, opts.systemPrompt));
+  if (role === 'response') out.push(...detectSystemPromptLeak(fv, field, opts.systemPrompt, opts.leakModel));
   if (role === 'response' || role === 'tool_input' || role === 'tool_output')
     out.push(...detectExfiltration(fv, field));
   return out;

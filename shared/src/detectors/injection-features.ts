@@ -400,3 +400,43 @@ export function scoreFeatures(model: LinearModel, idx: Uint32Array): number {
   const z = model.bias + s / Math.sqrt(Math.max(MIN_NORM_FEATURES, idx.length));
   return 1 / (1 + Math.exp(-z));
 }
+
+/**
+ * The words and word pairs of text[start, end) (lower-cased, as scored) whose own weights push
+ * `model` toward its positive class most, strongest first: what a finding names as the model's
+ * reason. Hashed as scanFeatures hashes them, so a pair also spans the punctuation between its words.
+ */
+export function strongestTerms(
+  model: LinearModel,
+  text: string,
+  start: number,
+  end: number,
+  k = 3,
+): string[] {
+  const weight = new Map<string, number>();
+  let prev: { word: string; hash: number } | undefined;
+  let from = -1;
+  let hash = FNV_OFFSET;
+  for (let i = start; i <= end; i++) {
+    const c = i < end ? text.charCodeAt(i) : 32;
+    const word = c !== 32 && c !== 10 && c !== 9 && c !== 13 && !(c >= 0x3040 && isCjk(c)) && isWordChar(c);
+    if (word) {
+      if (from < 0) from = i;
+      hash = Math.imul(hash ^ c, FNV_PRIME) >>> 0;
+      continue;
+    }
+    if (from < 0) continue;
+    const w = text.slice(from, i);
+    weight.set(w, model.weights[hash & MASK] ?? 0);
+    if (prev) weight.set(`${prev.word} ${w}`, model.weights[mix(prev.hash, hash) & MASK] ?? 0);
+    prev = { word: w, hash };
+    from = -1;
+    hash = FNV_OFFSET;
+  }
+  // A word of three letters or fewer ("my", "i", "0") names nothing alone; in a pair it may.
+  return [...weight]
+    .filter(([t, v]) => v > 0 && (t.includes(' ') ? t.length >= 6 : t.length >= 4))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([t]) => t);
+}

@@ -2,7 +2,7 @@ import RE2 from 're2';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { conceptNames, type LinearModel } from './injection-features';
-import { scoreInjectionModel, type ModelScore } from './injection-model';
+import { injectionModel, scoreModel, type ModelScore } from './models';
 import { firstMatchSpan, trieSource, type Utf8Text } from './utf8-text';
 import { rawSpan, readThroughHiding, viewUtf8, type FieldViews, type TextView } from './views';
 
@@ -338,8 +338,8 @@ export interface ModelHit extends ModelScore {
  * letters, comments or tag characters is scored as revealed, not only as it looks. Views after the
  * normalised one are scored until one reaches `stopAt`.
  */
-export function scoreModelViews(fv: FieldViews, model?: LinearModel, stopAt = 1): ModelHit {
-  let best: ModelHit = { ...scoreInjectionModel(fv.normalized.text, model), view: fv.normalized };
+export function scoreModelViews(fv: FieldViews, model = injectionModel(), stopAt = 1): ModelHit {
+  let best: ModelHit = { ...scoreModel(fv.normalized.text, model), view: fv.normalized };
   if (best.probability >= stopAt) return best;
   // Repeated encoded payloads decode to identical views: one score each.
   const seen = new Set<string>();
@@ -350,7 +350,7 @@ export function scoreModelViews(fv: FieldViews, model?: LinearModel, stopAt = 1)
     const text = view.modelText ?? view.text;
     if (seen.has(text)) continue;
     seen.add(text);
-    const score = scoreInjectionModel(text, model);
+    const score = scoreModel(text, model);
     if (score.probability > best.probability) best = { ...score, view };
     if (best.probability >= stopAt) break;
   }

@@ -1,5 +1,7 @@
 import RE2 from 're2';
 import { detectorVersion, maskValue, roundConfidence, severityFor, type Finding } from './finding';
+import { modelReadable, strongestTerms, type LinearModel } from './injection-features';
+import { leakModel, scoreModel } from './models';
 import { eachMatch, nextMatch, utf8Of } from './utf8-text';
 import { buildViews, rawSpan, type FieldViews, type ViewName } from './views';
 
@@ -220,9 +222,15 @@ const CONFIG_FACT = new RE2(
   `(${MODEL_ID_SRC})|((?:\\b|_)(?:temp(?:erature|eratur)?|nhiệt\\s+độ)\\b[^\\d\\n]{0,6}[01](?:\\.\\d+)?\\b)|((?:\\b|_)(?:top_[kp]|top-[kp]|max_(?:output_|new_|completion_)?tokens|maxtokens|max_ctx|max_turns|context\\s+window)\\b)|((?:\\b[a-z][a-z0-9]*|[\\p{L}\\d]+)(?:_[\\p{L}\\d]+)+\\s*\\(\\s*[\\p{L}_]+|\\b(?:tools|functions|actions)\\b[^\\n]{0,20}?\\b[a-z]+_[a-z_]+)|(\\b[A-Za-z]+_[A-Za-z_]+["\x27]?\\s*[=:]\\s*["\x27\x60]?(?:true|false|on|off)\\b)`,
   'giu',
 );
-// What a configuration written for the user's own app comes with: code, a file name, "your".
-const FOR_THE_USER =
-  /\b(?:import|def|const|let|function|await|require\(|client\.|pip\s+install|npm\s+i(?:nstall)?|your|(?:load|save|run|paste|drop|copy|store|put)\s+(?:it|this|that))\b|`[\w.-]+\.(?:ya?ml|json|toml|env|ini|py|js|ts)`|(?:^|\s)(?:ваш\S*|votre|vos|ihre[mnrs]?|deine[mnrs]?)\s/i;
+// What a configuration written for the user's own app comes with: code, a file name, "save it"…
+const FOR_THE_USERS_APP_SRC =
+  '\\b(?:import|def|const|let|function|await|require\\(|client\\.|pip\\s+install|npm\\s+i(?:nstall)?|(?:load|save|run|paste|drop|copy|store|put)\\s+(?:it|this|that))\\b|`[\\w.-]+\\.(?:ya?ml|json|toml|env|ini|py|js|ts)`';
+const FOR_THE_USERS_APP = new RegExp(FOR_THE_USERS_APP_SRC, 'i');
+// …or "your", in the languages the rules read.
+const FOR_THE_USER = new RegExp(
+  `${FOR_THE_USERS_APP_SRC}|\\byour\\b|(?:^|\\s)(?:ваш\\S*|votre|vos|ihre[mnrs]?|deine[mnrs]?)\\s`,
+  'i',
+);
 // A response that continues a text: opening on an ellipsis, a dash or a lower-case word (mid-sentence),
 // or saying it picks up from where the text left off.
 const CONTINUES =
@@ -480,11 +488,16 @@ function sentenceBefore(raw: string, at: number): string {
   );
 }
 
-/** The first phrase of the assistant speaking of its own instructions that does more than refuse to share them. */
-function selfDisclosure(raw: string): RegExpExecArray | null {
+/**
+ * The first phrase of the assistant speaking of its own instructions that does more than refuse to
+ * share them; `refused` when every phrase found only refuses.
+ */
+function selfDisclosure(raw: string): RegExpExecArray | 'refused' | null {
   const t = utf8Of(raw);
   LEAK_PHRASES.lastIndex = 0;
+  let refused: 'refused' | null = null;
   for (let m = nextMatch(LEAK_PHRASES, t), n = 0; m && n < 8; m = nextMatch(LEAK_PHRASES, t), n++) {
+    refused = 'refused';
     const after = raw.slice(m.index + m[0].length, m.index + m[0].length + 100);
     if (ONLY_REFUSES.test(after)) continue;
     const before = sentenceBefore(raw, m.index);
@@ -497,31 +510,76 @@ function selfDisclosure(raw: string): RegExpExecArray | null {
     if (SOURCE_PHRASE.test(m[0]) && REFUSED_BEFORE.test(before)) continue;
     return m;
   }
-  return null;
+  return refused;
 }
 
-/** System-prompt leakage: verbatim overlap when the prompt is known, tell-tale phrasing otherwise. */
-export function detectSystemPromptLeak(fv: FieldViews, field: string, systemPrompt?: string): Finding[] {
+/**
+ * System-prompt leakage: verbatim overlap when the prompt is known, tell-tale phrasing otherwise, and
+ * the leak model where the phrasing is only close. `model` defaults to the shipped leak model (the
+ * eval passes one trained without the scored set).
+ */
+export function detectSystemPromptLeak(
+  fv: FieldViews,
+  field: string,
+  systemPrompt?: string,
+  model: LinearModel = leakModel(),
+): Finding[] {
   if (systemPrompt) {
     const f = systemPromptOverlap(fv.raw, systemPrompt, field);
     if (f) return [f];
   }
-  const found = canaryFreeLeak(fv, field);
+  const found = canaryFreeLeak(fv, field, model);
   // A prompt drafted for the user's own bot reads like configuration, rules and notes to the bot
   // included; only its framing, in the raw text, differs.
   return found && !draftedForUser(fv.raw) ? [found] : [];
 }
 
-/** The first canary-free leak sign in the response as written, or else in another reading of it. */
-function canaryFreeLeak(fv: FieldViews, field: string): Finding | undefined {
-  const f = leakIn(fv.raw, field);
+/**
+ * The first canary-free leak sign in the response as written, or else in another reading of it, or
+ * else the leak model's verdict on a response where some leak pattern matched but no rule decided.
+ */
+function canaryFreeLeak(fv: FieldViews, field: string, model: LinearModel): Finding | undefined {
+  const can = leakCandidates(fv.raw);
+  const f = leakIn(fv.raw, field, false, can);
   if (f) return f;
   for (const r of otherReadings(fv)) {
     const g = leakIn(r.text, field, true);
     if (g)
       return { ...g, start: r.start, end: r.end, view: r.view, explanation: `${g.explanation} (${r.how})` };
   }
-  return undefined;
+  // A response whose every phrase about its instructions refuses to share them is a refusal, which
+  // the rules have read: the model, which weighs those words, does not overrule them.
+  if (!can.some(Boolean) || (can[0] && selfDisclosure(fv.raw) === 'refused')) return undefined;
+  // Nor a code block or a table the response tells the user to save or run.
+  if (!can[0] && !can[6] && /```|\|\s*-{3}/.test(fv.raw) && FOR_THE_USERS_APP.test(fv.raw)) return undefined;
+  return classifierLeak(fv, field, model);
+}
+
+/**
+ * The leak model's score from which a response it reads is a leak. Two signals, never the model
+ * alone: it reads only responses where a leak pattern matched. Chosen leaving one writer's set out
+ * at a time (docs/detection-experiments.md, 2026.12.18).
+ */
+export const LEAK_MODEL_THRESHOLD = 0.8;
+
+/** A leak the model finds in the normalised response: the best window, named by its strongest words. */
+function classifierLeak(fv: FieldViews, field: string, model: LinearModel): Finding | undefined {
+  const s = scoreModel(fv.normalized.text, model);
+  if (s.probability < LEAK_MODEL_THRESHOLD) return undefined;
+  const [start, end] = rawSpan(fv.normalized, s.start, s.end);
+  const terms = strongestTerms(model, modelReadable(fv.normalized.text), s.start, s.end);
+  // 0.6 at the threshold, as a phrase alone; 0.75 at certainty.
+  const confidence = roundConfidence(0.6 + 0.75 * (s.probability - LEAK_MODEL_THRESHOLD));
+  return leakFinding(field, {
+    ruleId: 'leak.classifier',
+    severity: 'medium',
+    confidence,
+    start,
+    end,
+    explanation:
+      `response-leak classifier scored ${s.probability.toFixed(2)} on this passage` +
+      (terms.length ? `; it reads ${terms.map((t) => `"${t}"`).join(', ')}` : ''),
+  });
 }
 
 /**
@@ -584,9 +642,14 @@ const ENCODED_VIEWS: ViewName[] = ['base64', 'hex', 'url', 'unicode_escape', 'ht
 const FOLDED_FORMS = /[\uff01-\uff5e]{3}/;
 
 /** The canary-free leak signs in one text (the raw response or a decoded view of it). */
-function leakIn(text: string, field: string, hidden = false): Finding | undefined {
-  const can = leakCandidates(text);
-  const m = can[0] ? selfDisclosure(text) : null;
+function leakIn(
+  text: string,
+  field: string,
+  hidden = false,
+  can = leakCandidates(text),
+): Finding | undefined {
+  const found = can[0] ? selfDisclosure(text) : null;
+  const m = found === 'refused' ? null : found;
   if (m) {
     // The configuration or the secret itself, when the text holds it too, says more than the phrase.
     return (
