@@ -151,10 +151,15 @@ export interface LosoSummary {
  * The headline: leave-one-source-out. For each source S of the pool, the model is trained on every
  * other source and S is scored with it; rules (never trained) and vard are scored on S the same way.
  */
+/** The whole pool's training examples, built once per run (the LOSO folds and the written sets share them). */
+let poolExamplesMemo: Example[] | undefined;
+const poolExamples = () =>
+  (poolExamplesMemo ??= loadInjectionPool().flatMap((r) => textExamples(r, sourceOf(r))));
+
 export function evalInjectionLoso(): LosoSummary {
   const pool = loadInjectionPool();
   const t0 = performance.now();
-  const examples: Example[] = pool.flatMap((r) => textExamples(r, sourceOf(r)));
+  const examples = poolExamples();
   // Generated rows (bench/support/synthetic.ts) and the written sets are in every fold's training
   // set and never scored here (evalWritten scores each written set held out).
   const synthetic = [...syntheticExamples(), ...writtenExamples()];
@@ -423,11 +428,7 @@ export function evalWritten(set: WrittenSet) {
   const by = new Map<string, { warden: Counts; vard: Counts }>();
   const all = { warden: empty(), vard: empty() };
   const model = WRITTEN_TRAINING_SETS.includes(set.file)
-    ? trainInjectionModel([
-        ...loadInjectionPool().flatMap((r) => textExamples(r, sourceOf(r))),
-        ...syntheticExamples(),
-        ...writtenExamples(set.file),
-      ]).model
+    ? trainInjectionModel([...poolExamples(), ...syntheticExamples(), ...writtenExamples(set.file)]).model
     : injectionModel();
   for (const r of loadWritten(set)) {
     const actual = r.label === 'injection';
@@ -602,7 +603,7 @@ export function evalResponseLeaks() {
   const benign = loadInjectionPool().filter((r) => r.label === 'benign');
   for (let fold = 0; fold < 2; fold++) {
     const held = new Set(sources.filter((_, i) => i % 2 === fold));
-    const model = trainLeakModel([...leakTrainingRows().filter((r) => !held.has(r.set))]).model;
+    const model = trainLeakModel(leakTrainingRows().filter((r) => !held.has(r.set))).model;
     for (const r of benign) {
       const s = `pool:${sourceOf(r)}`;
       if (!held.has(s)) continue;

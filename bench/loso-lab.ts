@@ -43,6 +43,7 @@ import {
   syntheticExamples,
   trainInjectionModel,
   TRAINING,
+  fileExamples,
   writtenExamples,
   type Example,
   type TrainingOptions,
@@ -157,9 +158,7 @@ if (SMALL) {
 // The written sets and LAB_TRAIN's files (see the header), each weighing as one source.
 if (!process.env.LAB_NO_WRITTEN) synth.push(...writtenExamples());
 for (const file of (process.env.LAB_TRAIN ?? '').split(',').filter(Boolean))
-  parseJsonl<{ id?: string; text: string; label: 'injection' | 'benign' }>(file).forEach((r, i) =>
-    synth.push(...textExamples({ ...r, id: `${file}:${r.id ?? i}` }, `lab:${file}`)),
-  );
+  synth.push(...fileExamples(file, file, `lab:${file}`));
 process.stderr.write(
   `prepared ${pool.length} rows + ${synth.length} synthetic in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
 );

@@ -182,12 +182,17 @@ export const WRITTEN_TRAINING_SETS = [
   'written-conversations.jsonl',
 ];
 
+/** Labelled texts of a JSONL file ({id?, text, label}) as examples of `group`, ids prefixed by `name`. */
+export function fileExamples(path: string | URL, name: string, group: string): Example[] {
+  return parseJsonl<{ id?: string; text: string; label: 'injection' | 'benign' }>(path).flatMap((r, i) =>
+    textExamples({ ...r, id: `${name}:${r.id ?? i}` }, group),
+  );
+}
+
 /** The written sets (all but `without`) as examples, each set its own group. */
 export function writtenExamples(without?: string): Example[] {
   return WRITTEN_TRAINING_SETS.filter((f) => f !== without).flatMap((file) =>
-    parseJsonl<{ id: string; text: string; label: 'injection' | 'benign' }>(
-      new URL(`../data/${file}`, import.meta.url),
-    ).flatMap((r) => textExamples({ ...r, id: `${file}:${r.id}` }, `written:${file}`)),
+    fileExamples(new URL(`../data/${file}`, import.meta.url), file, `written:${file}`),
   );
 }
 

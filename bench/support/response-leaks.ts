@@ -4,10 +4,15 @@
  * script, which writes the shipped weights, and by eval:detectors, which trains one model per
  * held-out set (each set is one writer's: leaving it out scores the model on a hand it never read).
  */
-import type { LinearModel } from '@warden/shared/detectors/injection-features';
 import { generateResponseLeaks } from '../gen-response-leaks';
 import { loadInjectionPool, parseJsonl, sourceOf } from './eval-data';
-import { TRAINING, textExamples, trainInjectionModel, type TrainingOptions } from './injection-training';
+import {
+  TRAINING,
+  textExamples,
+  trainInjectionModel,
+  type TrainedModel,
+  type TrainingOptions,
+} from './injection-training';
 
 export interface ResponseRow {
   id: string;
@@ -136,11 +141,7 @@ export function poolResponses(): ResponseRow[] {
 export const LEAK_TRAINING: TrainingOptions = { ...TRAINING, l2: 1e-4, wordCap: 0, biasShift: 0 };
 
 /** Trains the leak model on `rows` (deterministic for a given set of rows). */
-export function trainLeakModel(rows: ResponseRow[]): {
-  model: LinearModel;
-  quantised: Int16Array;
-  scale: number;
-} {
+export function trainLeakModel(rows: ResponseRow[]): TrainedModel {
   const examples = rows.flatMap((r) =>
     textExamples({ id: r.id, text: r.text, label: r.label === 'leak' ? 'injection' : 'benign' }, r.set),
   );

@@ -540,7 +540,8 @@ export function detectSystemPromptLeak(
  */
 function canaryFreeLeak(fv: FieldViews, field: string, model: LinearModel): Finding | undefined {
   const can = leakCandidates(fv.raw);
-  const f = leakIn(fv.raw, field, false, can);
+  const disclosed = can[0] ? selfDisclosure(fv.raw) : null;
+  const f = leakIn(fv.raw, field, false, can, disclosed);
   if (f) return f;
   for (const r of otherReadings(fv)) {
     const g = leakIn(r.text, field, true);
@@ -549,7 +550,7 @@ function canaryFreeLeak(fv: FieldViews, field: string, model: LinearModel): Find
   }
   // A response whose every phrase about its instructions refuses to share them is a refusal, which
   // the rules have read: the model, which weighs those words, does not overrule them.
-  if (!can.some(Boolean) || (can[0] && selfDisclosure(fv.raw) === 'refused')) return undefined;
+  if (!can.some(Boolean) || disclosed === 'refused') return undefined;
   // Nor a code block or a table the response tells the user to save or run.
   if (!can[0] && !can[6] && /```|\|\s*-{3}/.test(fv.raw) && FOR_THE_USERS_APP.test(fv.raw)) return undefined;
   return classifierLeak(fv, field, model);
@@ -647,9 +648,9 @@ function leakIn(
   field: string,
   hidden = false,
   can = leakCandidates(text),
+  disclosed = can[0] ? selfDisclosure(text) : null,
 ): Finding | undefined {
-  const found = can[0] ? selfDisclosure(text) : null;
-  const m = found === 'refused' ? null : found;
+  const m = disclosed === 'refused' ? null : disclosed;
   if (m) {
     // The configuration or the secret itself, when the text holds it too, says more than the phrase.
     return (
