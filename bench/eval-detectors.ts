@@ -434,7 +434,7 @@ export function evalWritten(set: WrittenSet) {
     const actual = r.label === 'injection';
     const warden = detectText(r.text, set.field, { injectionModel: model }).some(isInjectionFinding);
     const vard = vardFlags(r.text);
-    const key = actual ? `attack · ${r.style}` : `benign · ${r.kind ?? r.style}`;
+    const key = actual ? `attack · ${r.style ?? r.kind}` : `benign · ${r.kind ?? r.style}`;
     if (!by.has(key)) by.set(key, { warden: empty(), vard: empty() });
     for (const into of [by.get(key)!, all]) {
       tally(into.warden, warden, actual);

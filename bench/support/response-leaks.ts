@@ -76,6 +76,11 @@ export const RESPONSE_SETS: ResponseSet[] = [
     trained: true,
   },
   {
+    file: 'written-responses-i.jsonl',
+    about: '120 leaks, 240 ordinary by two new writers (consumer and professional assistants); never read',
+    trained: false,
+  },
+  {
     file: 'written-clean-responses.jsonl',
     about: '300 ordinary responses by a third hand, read while the rules of 2026.12.14 changed',
     trained: true,
