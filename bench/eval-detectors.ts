@@ -417,6 +417,34 @@ export const WRITTEN_CONVERSATIONS: WrittenSet = {
     'model trained without it, scored as prompts). Attacks by style, benign texts by kind.',
 };
 
+/**
+ * What tools return to an agent (emails, tickets, transcripts, invoices, web pages, API records,
+ * reviews, READMEs, logs: office work and consumer errands) with a third party's instruction to the
+ * agent planted in them, and the same kinds of output carrying instructions meant for people: two
+ * new writers, scored as tool outputs. Issue #21's indirect injections in agents' tool results.
+ */
+export const WRITTEN_TOOL_OUTPUTS: WrittenSet = {
+  file: 'written-tool-outputs.jsonl',
+  field: 'toolCalls[0].output',
+  title:
+    'Written tool outputs with and without a planted instruction (bench/data/written-tool-outputs.jsonl;\n' +
+    'scored as tool outputs). Attacks and benign texts by format.',
+};
+
+/**
+ * Messages to consumer and work assistants: jailbreaks by twenty techniques (personas, fiction,
+ * invented authority, encodings, split payloads, forced openings, prompt extraction…) and requests
+ * of the same surface (harmless personas, talk about jailbreaks, system prompts for one's own bot,
+ * corrections, security work): two new writers, scored as prompts.
+ */
+export const WRITTEN_PROMPTS: WrittenSet = {
+  file: 'written-prompts.jsonl',
+  field: 'prompt',
+  title:
+    'Written jailbreaks and look-alikes typed to assistants (bench/data/written-prompts.jsonl; scored as\n' +
+    'prompts). Attacks by technique, benign texts by type.',
+};
+
 export const loadWritten = (set: WrittenSet): WrittenText[] =>
   parseJsonl<WrittenText>(new URL(`./data/${set.file}`, import.meta.url));
 
@@ -727,6 +755,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   evalWritten(WRITTEN_GAMES);
   evalWritten(WRITTEN_MULTILINGUAL);
   evalWritten(WRITTEN_CONVERSATIONS);
+  evalWritten(WRITTEN_TOOL_OUTPUTS);
+  evalWritten(WRITTEN_PROMPTS);
   evalInjectionRandomSplit();
   evalObfuscations();
   evalResponseLeaks();
