@@ -38,6 +38,8 @@ export interface ModelScore {
   end: number;
   /** The concepts the model read in that window (see conceptNames). */
   concepts: number;
+  /** The text as the model read it (modelReadable): what start and end index. */
+  text: string;
 }
 
 /**
@@ -46,10 +48,10 @@ export interface ModelScore {
  */
 export function scoreModel(normalizedText: string, model: LinearModel): ModelScore {
   const text = modelReadable(normalizedText);
-  let best: ModelScore = { probability: 0, start: 0, end: text.length, concepts: 0 };
+  let best: ModelScore = { probability: 0, start: 0, end: text.length, concepts: 0, text };
   for (const [s, e] of modelWindows(text)) {
     const { probability, concepts } = scoreWindow(model, text, s, e);
-    if (probability > best.probability) best = { probability, start: s, end: e, concepts };
+    if (probability > best.probability) best = { probability, start: s, end: e, concepts, text };
   }
   return best;
 }

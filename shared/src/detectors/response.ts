@@ -1,6 +1,6 @@
 import RE2 from 're2';
 import { detectorVersion, maskValue, roundConfidence, severityFor, type Finding } from './finding';
-import { modelReadable, strongestTerms, type LinearModel } from './injection-features';
+import { strongestTerms, type LinearModel } from './injection-features';
 import { leakModel, scoreModel } from './models';
 import { eachMatch, nextMatch, utf8Of } from './utf8-text';
 import { buildViews, rawSpan, type FieldViews, type ViewName } from './views';
@@ -568,7 +568,7 @@ function classifierLeak(fv: FieldViews, field: string, model: LinearModel): Find
   const s = scoreModel(fv.normalized.text, model);
   if (s.probability < LEAK_MODEL_THRESHOLD) return undefined;
   const [start, end] = rawSpan(fv.normalized, s.start, s.end);
-  const terms = strongestTerms(model, modelReadable(fv.normalized.text), s.start, s.end);
+  const terms = strongestTerms(model, s.text, s.start, s.end);
   // 0.6 at the threshold, as a phrase alone; 0.75 at certainty.
   const confidence = roundConfidence(0.6 + 0.75 * (s.probability - LEAK_MODEL_THRESHOLD));
   return leakFinding(field, {
