@@ -81,6 +81,12 @@ export const RESPONSE_SETS: ResponseSet[] = [
     trained: false,
   },
   {
+    file: 'written-responses-j.jsonl',
+    about:
+      "120 leaks, 240 ordinary by two new writers (consumer and workplace assistants); only its missed secrets and other users' data read",
+    trained: false,
+  },
+  {
     file: 'written-clean-responses.jsonl',
     about: '300 ordinary responses by a third hand, read while the rules of 2026.12.14 changed',
     trained: true,
