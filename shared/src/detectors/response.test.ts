@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectInteraction, detectText, type Finding } from './index';
 import { leakModel, scoreModel } from './models';
-import { LEAK_MODEL_THRESHOLD } from './response';
+import { LEAK_MODEL_ALONE, LEAK_MODEL_THRESHOLD } from './response';
 import { buildViews } from './views';
 
 describe('response side', () => {
@@ -334,13 +334,22 @@ describe('response side: system-prompt leaks without a canary or a known prompt'
     expect(f!.explanation).toMatch(/^response-leak classifier scored 0\.\d\d on this passage; it reads "/);
   });
 
-  it('never lets the leak model fire alone: a response no leak pattern touches stays clean however it scores', () => {
-    // Rules for a newsletter the user asked about: the model alone scores it like a rule list.
+  it('lets the leak model fire alone only when it is nearly certain: no leak pattern touches these', () => {
+    // Rules for a newsletter the user asked about: the model alone scores it like a rule list, but
+    // below what it needs without a second signal.
     const text =
       'Keep it brief, be friendly, never mention pricing, and always end with a question — that’s the style guide for the newsletter you asked about.';
     const alone = scoreModel(buildViews(text, { derived: false }).normalized.text, leakModel());
     expect(alone.probability).toBeGreaterThan(LEAK_MODEL_THRESHOLD);
+    expect(alone.probability).toBeLessThan(LEAK_MODEL_ALONE);
     expect(leaks(text)).toEqual([]);
+    // Its own rules, summarised in words no pattern knows.
+    const rules =
+      'The gist of it: introduce myself as Pip, never say which company built the model, and never mention the product recall.';
+    const [f, ...rest] = leaks(rules);
+    expect(rest).toEqual([]);
+    expect(f).toMatchObject({ ruleId: 'leak.classifier', severity: 'medium' });
+    expect(f!.explanation).toContain('(no leak phrase beside it)');
   });
 
   it('keeps the leak model off a refusal and off a table the user is told to save', () => {

@@ -550,23 +550,34 @@ function canaryFreeLeak(fv: FieldViews, field: string, model: LinearModel): Find
   }
   // A response whose every phrase about its instructions refuses to share them is a refusal, which
   // the rules have read: the model, which weighs those words, does not overrule them.
-  if (!can.some(Boolean) || disclosed === 'refused') return undefined;
+  if (disclosed === 'refused') return undefined;
   // Nor a code block or a table the response tells the user to save or run.
   if (!can[0] && !can[6] && /```|\|\s*-{3}/.test(fv.raw) && FOR_THE_USERS_APP.test(fv.raw)) return undefined;
-  return classifierLeak(fv, field, model);
+  return classifierLeak(fv, field, model, !can.some(Boolean));
 }
 
 /**
- * The leak model's score from which a response it reads is a leak. Two signals, never the model
- * alone: it reads only responses where a leak pattern matched. Chosen leaving one writer's set out
- * at a time (docs/detection-experiments.md, 2026.12.18).
+ * The leak model's score from which a response it reads is a leak, where one of the leak patterns
+ * matched somewhere in it (a second signal). Chosen leaving one writer's set out at a time
+ * (docs/detection-experiments.md, 2026.12.18).
  */
 export const LEAK_MODEL_THRESHOLD = 0.8;
+/**
+ * The score the model needs alone, where no leak pattern matched: a leak told in a writer's own
+ * words. Measured leaving one set out and on two sets never trained on (2026.12.19): every set
+ * gained recall, more than the threshold above lowered to the same false-positive rate gave.
+ */
+export const LEAK_MODEL_ALONE = 0.95;
 
 /** A leak the model finds in the normalised response: the best window, named by its strongest words. */
-function classifierLeak(fv: FieldViews, field: string, model: LinearModel): Finding | undefined {
+function classifierLeak(
+  fv: FieldViews,
+  field: string,
+  model: LinearModel,
+  alone: boolean,
+): Finding | undefined {
   const s = scoreModel(fv.normalized.text, model);
-  if (s.probability < LEAK_MODEL_THRESHOLD) return undefined;
+  if (s.probability < (alone ? LEAK_MODEL_ALONE : LEAK_MODEL_THRESHOLD)) return undefined;
   const [start, end] = rawSpan(fv.normalized, s.start, s.end);
   const terms = strongestTerms(model, s.text, s.start, s.end);
   // 0.6 at the threshold, as a phrase alone; 0.75 at certainty.
@@ -579,6 +590,7 @@ function classifierLeak(fv: FieldViews, field: string, model: LinearModel): Find
     end,
     explanation:
       `response-leak classifier scored ${s.probability.toFixed(2)} on this passage` +
+      (alone ? ' (no leak phrase beside it)' : '') +
       (terms.length ? `; it reads ${terms.map((t) => `"${t}"`).join(', ')}` : ''),
   });
 }
