@@ -536,7 +536,8 @@ export function detectSystemPromptLeak(
 
 /**
  * The first canary-free leak sign in the response as written, or else in another reading of it, or
- * else the leak model's verdict on a response where some leak pattern matched but no rule decided.
+ * else the leak model's verdict where no rule decided: at LEAK_MODEL_THRESHOLD where some leak pattern
+ * matched, at LEAK_MODEL_ALONE where none did.
  */
 function canaryFreeLeak(fv: FieldViews, field: string, model: LinearModel): Finding | undefined {
   const can = leakCandidates(fv.raw);
