@@ -1,3 +1,4 @@
+import { SHUTDOWN_GRACE_MS } from '@warden/shared/shutdown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, ensureTestTopics, eventually } from './support/pipeline';
 import { freePort, runService, type ServiceProcess } from './support/processes';
@@ -69,4 +70,13 @@ describe('ingest metrics', () => {
     expect(counted(after, route, 401) - before).toBe(sent);
     expect(after).toMatch(/^process_resident_memory_bytes\{service="ingest"\} \d+/m);
   });
+
+  // Node reports a worker's exit and its disconnect in either order; the primary must exit after the
+  // last of its workers whichever comes last (it once waited forever when the disconnect did).
+  it('stop with the service: on SIGTERM the primary exits once both workers have (code 0, in the grace)', async () => {
+    const t0 = Date.now();
+    await ingest.stop('SIGTERM');
+    expect(ingest.child.exitCode, ingest.output()).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(SHUTDOWN_GRACE_MS);
+  }, 60_000);
 });

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { loadIngestConfig } from '@warden/shared/config';
 import { createLogger } from '@warden/shared/logger';
 import { serveMetrics } from '@warden/shared/metrics-server';
+import { onShutdown, SHUTDOWN_GRACE_MS } from '@warden/shared/shutdown';
 import { workersMetrics } from './cluster-metrics';
 
 /**
@@ -15,22 +16,37 @@ const { workers, metricsPort, metricsHost } = loadIngestConfig();
 
 if (cluster.isPrimary && workers > 1) {
   const log = createLogger('ingest');
-  let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
+  // Workers counted here, not read from cluster.workers: Node removes a worker from that list once
+  // it has both exited and disconnected, in either order, so at the last 'exit' the list may still
+  // hold it, and a primary that waited for an empty list there never exited (a CI run's SIGTERM
+  // went unanswered for 180 s).
+  let alive = 0;
+  let stopping: (() => void) | undefined;
+  const fork = () => {
+    alive++;
+    cluster.fork();
+  };
+  for (let i = 0; i < workers; i++) fork();
   cluster.on('exit', (worker, code, signal) => {
+    alive--;
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (alive === 0) stopping();
       return;
     }
     log.error({ pid: worker.process.pid, code, signal }, 'ingest worker died; starting another');
-    cluster.fork();
+    fork();
   });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    });
-  }
+  // Each worker drains within onShutdown's grace; the primary waits a little longer for them.
+  onShutdown(
+    log,
+    () =>
+      new Promise<void>((done) => {
+        stopping = done;
+        if (alive === 0) return done();
+        for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+      }),
+    SHUTDOWN_GRACE_MS + 5_000,
+  );
   // A scrape of the primary's metrics port sees every worker's metrics, summed.
   const metrics = await serveMetrics(workersMetrics(), metricsPort, undefined, metricsHost);
   log.info({ workers, metrics: metrics.url }, 'ingest primary started its workers');
