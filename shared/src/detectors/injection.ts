@@ -1,4 +1,5 @@
 import RE2 from 're2';
+import { optimisedSuffix, SUFFIX_THRESHOLD } from './adversarial-suffix';
 import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Finding } from './finding';
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { conceptNames, type LinearModel } from './injection-features';
@@ -301,8 +302,25 @@ function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<
     }
     matchView(view, hits, ctx, lazy);
   }
+  const suffix = optimisedSuffix(fv.raw);
+  if (suffix) {
+    const view: TextView = { name: 'raw', text: fv.raw, identity: true, segStart: 0, segEnd: fv.raw.length };
+    const weight = Math.min(0.75, 0.5 + 0.05 * (suffix.score - SUFFIX_THRESHOLD));
+    hits.set(SUFFIX_RULE.id, { rule: SUFFIX_RULE, weight, view, start: suffix.start, end: suffix.end });
+  }
   return hits;
 }
+
+/** Not a pattern: optimisedSuffix decides it (adversarial-suffix.ts); a rule here for its finding. */
+const SUFFIX_RULE: InjectionRule = {
+  id: 'suffix.optimised',
+  threatType: 'jailbreak',
+  weight: 0.5,
+  explanation:
+    'a request followed by an optimised adversarial suffix (tokens glued to brackets and markup, unpaired brackets)',
+  pattern: '',
+  needs: [],
+};
 
 /** Locates every lazy hit; false when a set's verdict is not confirmed (then the eager path answers). */
 function locateAll(hits: Map<string, Hit>): boolean {
@@ -420,7 +438,7 @@ function findingsFor(
       view: viewName,
       explanation:
         h.rule.explanation +
-        (h.view.name !== 'nfkc' ? ` (found in the ${h.view.name} view)` : '') +
+        (h.view.name !== 'nfkc' && h.view.name !== 'raw' ? ` (found in the ${h.view.name} view)` : '') +
         (ctx.isData ? '; inside data the agent reads (indirect injection)' : ''),
     });
   }

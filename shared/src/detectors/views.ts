@@ -459,11 +459,12 @@ function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefine
 
 /**
  * Whether a view was read through some hiding (spaced letters, leetspeak, an encoding, a comment, tag
- * characters): a rule found there is evidence of its own. The normalised view is the text as
- * written, and a misspelling is too common in honest text to count.
+ * characters): a rule found there is evidence of its own. The normalised view and the raw text (which
+ * the adversarial-suffix check reads) are the text as written, and a misspelling is too common in
+ * honest text to count.
  */
 export const readThroughHiding = (view: TextView): boolean =>
-  view.name !== 'nfkc' && view.name !== 'respelled';
+  view.name !== 'nfkc' && view.name !== 'respelled' && view.name !== 'raw';
 
 /**
  * The text with misspelt key words read as meant (spelling.ts): "ignore your previous iunstructions"
