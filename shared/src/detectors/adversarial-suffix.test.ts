@@ -24,6 +24,7 @@ describe('optimisedSuffix', () => {
     expect(f?.threatType).toBe('jailbreak');
     expect(f!.confidence).toBeGreaterThanOrEqual(0.5);
     expect(f!.view).toBe('raw');
+    expect(f!.explanation).toMatch(/optimised adversarial suffix \(in its last tokens: \d+ words glued/);
   });
 
   it('leaves the same request without the suffix alone', () => {

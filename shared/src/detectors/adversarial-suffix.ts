@@ -32,8 +32,14 @@ export interface SuffixHit {
   /** Span of the tail that scored, in the raw text. */
   start: number;
   end: number;
-  /** Glued tokens + bare punctuation tokens (at most 5) + unpaired brackets (at most 5). */
+  /** glued + bare (at most 5) + unpaired (at most 5). */
   score: number;
+  /** Tokens that glue a word to a bracket, quote or markup character. */
+  glued: number;
+  /** Tokens of ASCII punctuation alone. */
+  bare: number;
+  /** Brackets that close nothing, close the wrong kind, or are never closed. */
+  unpaired: number;
 }
 
 /** Brackets in `s` that close nothing, close the wrong kind, or are never closed. */
@@ -113,11 +119,12 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
     const core = t.replace(EDGES, '');
     if (core && LETTER.test(core) && hasGlue(core)) glued++;
   }
-  const score = glued + Math.min(bare, 5) + Math.min(unpairedBrackets(tailText), 5);
+  const unpaired = unpairedBrackets(tailText);
+  const score = glued + Math.min(bare, 5) + Math.min(unpaired, 5);
   if (score < SUFFIX_THRESHOLD) return undefined;
   // The span starts at the tail's first token that is not a plain word: the request's end is not the suffix.
   const token = /[^ \t]+/g;
   let m = token.exec(tailText);
   while (m && PLAIN_WORD.test(m[0])) m = token.exec(tailText);
-  return { start: start + (m?.index ?? 0), end, score };
+  return { start: start + (m?.index ?? 0), end, score, glued, bare, unpaired };
 }

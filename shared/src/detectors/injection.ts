@@ -306,7 +306,13 @@ function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<
   if (suffix) {
     const view: TextView = { name: 'raw', text: fv.raw, identity: true, segStart: 0, segEnd: fv.raw.length };
     const weight = Math.min(0.75, 0.5 + 0.05 * (suffix.score - SUFFIX_THRESHOLD));
-    hits.set(SUFFIX_RULE.id, { rule: SUFFIX_RULE, weight, view, start: suffix.start, end: suffix.end });
+    const rule = {
+      ...SUFFIX_RULE,
+      explanation:
+        `${SUFFIX_RULE.explanation} (in its last tokens: ${suffix.glued} words glued to brackets or markup, ` +
+        `${suffix.bare} lone punctuation tokens, ${suffix.unpaired} unpaired brackets)`,
+    };
+    hits.set(rule.id, { rule, weight, view, start: suffix.start, end: suffix.end });
   }
   return hits;
 }
@@ -316,8 +322,7 @@ const SUFFIX_RULE: InjectionRule = {
   id: 'suffix.optimised',
   threatType: 'jailbreak',
   weight: 0.5,
-  explanation:
-    'a request followed by an optimised adversarial suffix (tokens glued to brackets and markup, unpaired brackets)',
+  explanation: 'a request followed by an optimised adversarial suffix',
   pattern: '',
   needs: [],
 };
