@@ -38,6 +38,16 @@ describe('optimisedSuffix', () => {
     expect(optimisedSuffix(prose)).toBeUndefined();
   });
 
+  it('does not count emoticons or lone separators: chat and email signatures stay clean', () => {
+    const chat =
+      'Thanks for the quick turnaround on this one :) :-) ;) the client loved it <3 see you at the offsite next week!!! :D ^_^';
+    const signature =
+      'Kind regards, Dana Whitfield | Head of Finance | Meridian Bank | Tel: +44 20 7946 0958 | dana@meridian.example | www.meridian.example';
+    const dashes =
+      'Best wishes, Tomás Ferreira - Senior Engineer - Codeforge / Platform Team - +351 21 000 0000 - tomas@codeforge.example - Lisbon & Porto';
+    for (const text of [chat, signature, dashes]) expect(optimisedSuffix(text)).toBeUndefined();
+  });
+
   it('needs a line that starts as prose: code and markup lines are not suffixes', () => {
     const code =
       'if (items[i].ok && map[key]) { out.push({ id: items[i].id, tags: [a, b] }); } else { fail(`${key}]`) }';

@@ -25,6 +25,10 @@ export const SUFFIX_THRESHOLD = 5;
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const LETTER = /\p{L}/u;
 const PLAIN_WORD = /^[\p{L}'’,.-]+$/u;
+/** Emoticons (":)", ";-)", "(:", "<3", "^_^", "-_-"): chat, not a suffix; they count for nothing. */
+const EMOTICON = /^(?:[:;=8]['^-]?[()[\]DPpOo3/\\|*]{1,3}|[()[\]]['^-]?[:;=8]|<\/?3|\^[_.]?\^|-_-)$/;
+/** Lone separators between parts of a line (signatures, breadcrumbs): not counted as bare punctuation. */
+const SEPARATOR = /^[|/&-]$/;
 const OPENERS = '([{';
 const CLOSERS = ')]}';
 
@@ -73,6 +77,11 @@ const isAsciiPunct = (c: number) =>
   (c >= 0x5b && c <= 0x60) ||
   (c >= 0x7b && c <= 0x7e);
 
+function isAsciiPunctOnly(t: string): boolean {
+  for (let k = 0; k < t.length; k++) if (!isAsciiPunct(t.charCodeAt(k))) return false;
+  return t.length > 0;
+}
+
 /** The optimised suffix that ends the raw text's last line, if its tail scores SUFFIX_THRESHOLD. */
 export function optimisedSuffix(raw: string): SuffixHit | undefined {
   let end = raw.length;
@@ -84,7 +93,7 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
   const floor = Math.max(0, end - TAIL_CHARS);
   let count = 0;
   let glueChars = 0;
-  let bare = 0;
+  let punctTokens = 0;
   let start = end;
   let i = end;
   while (count < TAIL_TOKENS) {
@@ -102,9 +111,10 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
       break;
     start = i;
     count++;
-    if (allPunct) bare++;
+    if (allPunct) punctTokens++;
   }
-  if (count < MIN_TAIL_TOKENS || 2 * glueChars + Math.min(bare, 5) < SUFFIX_THRESHOLD) return undefined;
+  if (count < MIN_TAIL_TOKENS || 2 * glueChars + Math.min(punctTokens, 5) < SUFFIX_THRESHOLD)
+    return undefined;
 
   const lineStart = raw.lastIndexOf('\n', start - 1) + 1;
   const head = raw
@@ -113,13 +123,18 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
     .split(/[ \t]+/, HEAD_TOKENS);
   if (head.filter((t) => PLAIN_WORD.test(t)).length < PROSE_WORDS) return undefined;
 
+  // The bound counted every punctuation token; the score leaves out emoticons and lone separators.
   const tailText = raw.slice(start, end);
+  const tail = tailText.split(/[ \t]+/).filter((t) => !EMOTICON.test(t));
   let glued = 0;
-  for (const t of tailText.split(/[ \t]+/)) {
+  let bare = 0;
+  for (const t of tail) {
     const core = t.replace(EDGES, '');
-    if (core && LETTER.test(core) && hasGlue(core)) glued++;
+    if (!core) {
+      if (!SEPARATOR.test(t) && isAsciiPunctOnly(t)) bare++;
+    } else if (LETTER.test(core) && hasGlue(core)) glued++;
   }
-  const unpaired = unpairedBrackets(tailText);
+  const unpaired = unpairedBrackets(tail.join(' '));
   const score = glued + Math.min(bare, 5) + Math.min(unpaired, 5);
   if (score < SUFFIX_THRESHOLD) return undefined;
   // The span starts at the tail's first token that is not a plain word: the request's end is not the suffix.
