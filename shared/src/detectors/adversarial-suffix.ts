@@ -40,7 +40,7 @@ export interface SuffixHit {
   score: number;
   /** Tokens that glue a word to a bracket, quote or markup character. */
   glued: number;
-  /** Tokens of ASCII punctuation alone. */
+  /** Tokens of ASCII punctuation alone, emoticons and lone separators aside. */
   bare: number;
   /** Brackets that close nothing, close the wrong kind, or are never closed. */
   unpaired: number;
