@@ -48,6 +48,21 @@ describe('optimisedSuffix', () => {
     for (const text of [chat, signature, dashes]) expect(optimisedSuffix(text)).toBeUndefined();
   });
 
+  it('does not read ordinary code, markup and addresses in prose as glue', () => {
+    const start = 'Thanks again for looking into this before the release, and as discussed ';
+    for (const rest of [
+      'you can compute it with len(x), max(y), min(z), sum(w) and abs(v) in one pass, then round(total) at the end.',
+      'for the staging cluster set timeout=30, retries=5, backoff=2, pool=10, ttl=60 and keepalive=true in the client.',
+      'in the proof, where $a_i$, $b_j$, $x^2$, $y^2$ and $z^2$ are the terms, note that $x^2 + y^2 = z^2$ holds.',
+      'check items[0], items[1], items[2], items[3] and items[4] in the debugger before the loop overwrites them.',
+      'please cc dana@example.com, tomas@example.com, priya@example.org, marcus@example.net and helen@example.com.',
+      'the variables are {{first_name}}, {{last_name}}, {{order_id}}, {{delivery_date}} and {{tracking_url}}.',
+      'the keys are MAX_RETRIES, RETRY_BACKOFF_MS, DB_POOL_SIZE, CACHE_TTL_SECONDS and LOG_LEVEL in .env.',
+      'use the tags #spring_sale #free_shipping #new_arrivals #members_only #last_chance on every post.',
+    ])
+      expect(optimisedSuffix(start + rest)).toBeUndefined();
+  });
+
   it('needs a line that starts as prose: code and markup lines are not suffixes', () => {
     const code =
       'if (items[i].ok && map[key]) { out.push({ id: items[i].id, tags: [a, b] }); } else { fail(`${key}]`) }';

@@ -38,7 +38,7 @@ export interface SuffixHit {
   end: number;
   /** glued + bare (at most 5) + unpaired (at most 5). */
   score: number;
-  /** Tokens that glue a word to a bracket, quote or markup character. */
+  /** Tokens that glue a word to markup as a suffix does (gluesMarkup). */
   glued: number;
   /** Tokens of ASCII punctuation alone, emoticons and lone separators aside. */
   bare: number;
@@ -61,13 +61,31 @@ function unpairedBrackets(s: string): number {
   return unpaired + open.length;
 }
 
-/** Markup, code and quote characters, which a suffix glues to words. */
+/**
+ * Markup, code and quote characters, which a suffix glues to words, each with its kind: a bracket's
+ * two sides are one kind. Underscores, @ and # are left out: identifiers, handles, e-mail addresses
+ * and hashtags are well-formed words.
+ */
 const GLUE = new Uint8Array(128);
-for (const ch of '[]{}()\\$^_|<>*#@~`"=%') GLUE[ch.charCodeAt(0)] = 1;
-const isGlue = (c: number) => c < 128 && GLUE[c] === 1;
-function hasGlue(s: string): boolean {
-  for (let k = 0; k < s.length; k++) if (isGlue(s.charCodeAt(k))) return true;
-  return false;
+['()', '[]', '{}', '<>', '\\', '$', '^', '|', '*', '~', '`', '"', '=', '%'].forEach((chars, k) => {
+  for (const ch of chars) GLUE[ch.charCodeAt(0)] = k + 1;
+});
+const isGlue = (c: number) => c < 128 && GLUE[c]! > 0;
+
+/**
+ * Whether a token glues a word to markup the way a suffix does: its word holds two kinds of glue
+ * ("draft={cdnjs", "$(\INST]).documentclass"), or its brackets do not pair ("herein](", "Sure]").
+ * One kind in a well-formed token is ordinary code or markup in prose: len(x), items[0], timeout=30,
+ * $x^2$, <b>bold</b>.
+ */
+function gluesMarkup(token: string, core: string): boolean {
+  let kinds = 0;
+  for (let k = 0; k < core.length; k++) {
+    const c = core.charCodeAt(k);
+    if (isGlue(c)) kinds |= 1 << GLUE[c]!;
+  }
+  if (kinds === 0) return false;
+  return (kinds & (kinds - 1)) !== 0 || unpairedBrackets(token) > 0;
 }
 const isBlank = (c: number) => c === 0x20 || c === 0x09;
 
@@ -132,7 +150,7 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
     const core = t.replace(EDGES, '');
     if (!core) {
       if (!SEPARATOR.test(t) && isAsciiPunctOnly(t)) bare++;
-    } else if (LETTER.test(core) && hasGlue(core)) glued++;
+    } else if (LETTER.test(core) && gluesMarkup(t, core)) glued++;
   }
   const unpaired = unpairedBrackets(tail.join(' '));
   const score = glued + Math.min(bare, 5) + Math.min(unpaired, 5);
