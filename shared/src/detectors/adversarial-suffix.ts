@@ -9,6 +9,8 @@
  * prose with an aside or a link pairs its brackets.
  */
 
+import { isPunct } from './injection-features';
+
 /** Tokens read at the end of the last line: a suffix is 20 tokens or so. */
 const TAIL_TOKENS = 24;
 /** Fewer tokens than this at the end of the line are not a suffix. */
@@ -89,14 +91,8 @@ function gluesMarkup(token: string, core: string): boolean {
 }
 const isBlank = (c: number) => c === 0x20 || c === 0x09;
 
-const isAsciiPunct = (c: number) =>
-  (c >= 0x21 && c <= 0x2f) ||
-  (c >= 0x3a && c <= 0x40) ||
-  (c >= 0x5b && c <= 0x60) ||
-  (c >= 0x7b && c <= 0x7e);
-
 function isAsciiPunctOnly(t: string): boolean {
-  for (let k = 0; k < t.length; k++) if (!isAsciiPunct(t.charCodeAt(k))) return false;
+  for (let k = 0; k < t.length; k++) if (!isPunct(t.charCodeAt(k))) return false;
   return t.length > 0;
 }
 
@@ -122,7 +118,7 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
       const c = raw.charCodeAt(i - 1);
       if (isBlank(c) || c === 0x0a) break;
       if (isGlue(c)) glueChars++;
-      if (!isAsciiPunct(c)) allPunct = false;
+      if (!isPunct(c)) allPunct = false;
     }
     // A token cut by the character bound is not a token of the line.
     if (i === floor && floor > 0 && !isBlank(raw.charCodeAt(floor - 1)) && raw.charCodeAt(floor - 1) !== 0x0a)

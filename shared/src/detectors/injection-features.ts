@@ -37,7 +37,8 @@ function isCjk(c: number): boolean {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
 
-function isPunct(c: number): boolean {
+/** ASCII punctuation and symbols: ! to /, : to @, [ to `, { to ~. */
+export function isPunct(c: number): boolean {
   return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
 }
 
