@@ -63,6 +63,18 @@ describe('optimisedSuffix', () => {
       expect(optimisedSuffix(start + rest)).toBeUndefined();
   });
 
+  it('reads code pasted after prose on the same line as code: its brackets pair over the line', () => {
+    for (const text of [
+      'Can you tell me why this minified bundle throws in Safari when I load it: !function(e){var t={};function n(r){if(t[r])return t[r].exports;var o=t[r]={i:r,l:!1,exports:{}};return e[r].call(o.exports,o,o.exports,n),o.l=!0,o.exports}n.m=e,n.c=t}([function(e,t){e.exports=window.jQuery}]);',
+      'Why does this not compile, I copied it from the docs: fn main() { let v: Vec<i32> = vec![1, 2, 3]; for x in &v { println!("{}", x); } }',
+      'Can you explain what this shell line does before I run it on the server: find . -name "*.log" -mtime +7 -exec rm {} \\; && echo "done" || echo "failed" >&2',
+      // A stray brace, the error being asked about: three statements read as code.
+      'Please help me fix this code where I get an error in the loop: for (let i = 0; i < n; i++) { if (a[i] > max) { max = a[i]; } } return max; } and it says unexpected token }',
+      'The report maps each step to [Initial Access](/tactics/AML.TA0004) (ex: [Valid Accounts](/techniques/AML.T0078)), [Discovery](/tactics/AML.TA0008) (ex: [Discover AI Agent Configuration](/techniques/AML.T0084)) and [Exfiltration](/tactics/AML.TA0010).',
+    ])
+      expect(optimisedSuffix(text)).toBeUndefined();
+  });
+
   it('needs a line that starts as prose: code and markup lines are not suffixes', () => {
     const code =
       'if (items[i].ok && map[key]) { out.push({ id: items[i].id, tags: [a, b] }); } else { fail(`${key}]`) }';

@@ -6,7 +6,8 @@
  * (docs/detection-experiments.md, 2026-12-03); what marks them is shape. Their tokens glue words to
  * brackets, quotes and markup, stand alone as punctuation, and open and close brackets that never
  * pair, while the line began as ordinary prose. Code, JSON and tables break the prose start, and
- * prose with an aside or a link pairs its brackets.
+ * prose with an aside or a link pairs its brackets. Code pasted after prose on the same line pairs
+ * its brackets over the line (not within each token) and separates statements with semicolons.
  */
 
 import { isPunct } from './injection-features';
@@ -23,6 +24,8 @@ const TAIL_CHARS = 600;
 const HEAD_CHARS = 300;
 /** Score from which the tail is a suffix (docs/detection-experiments.md, 2026-12-06). */
 export const SUFFIX_THRESHOLD = 5;
+/** Semicolons from which the tail is statements of code: optimised suffixes hold at most two. */
+const CODE_SEMICOLONS = 3;
 
 const EDGES = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const LETTER = /\p{L}/u;
@@ -48,20 +51,28 @@ export interface SuffixHit {
   unpaired: number;
 }
 
-/** Brackets in `s` that close nothing, close the wrong kind, or are never closed. */
-function unpairedBrackets(s: string): number {
-  const open: string[] = [];
-  let unpaired = 0;
-  for (const ch of s) {
-    const o = OPENERS.indexOf(ch);
-    if (o >= 0) open.push(CLOSERS[o]!);
+/**
+ * Which brackets of `s` pair: 1 at both sides of an opener closed by its own kind with everything
+ * between them paired. A bracket left at 0 closes nothing, closes the wrong kind or is never closed.
+ */
+function pairedBrackets(s: string): Uint8Array {
+  const paired = new Uint8Array(s.length);
+  const open: number[] = [];
+  for (let k = 0; k < s.length; k++) {
+    const ch = s[k]!;
+    if (OPENERS.includes(ch)) open.push(k);
     else if (CLOSERS.includes(ch)) {
-      if (open.length && open[open.length - 1] === ch) open.pop();
-      else unpaired++;
+      const top = open[open.length - 1];
+      if (top !== undefined && CLOSERS[OPENERS.indexOf(s[top]!)] === ch) {
+        open.pop();
+        paired[top] = 1;
+        paired[k] = 1;
+      }
     }
   }
-  return unpaired + open.length;
+  return paired;
 }
+const isBracket = (ch: string) => OPENERS.includes(ch) || CLOSERS.includes(ch);
 
 /**
  * Markup, code and quote characters, which a suffix glues to words, each with its kind: a bracket's
@@ -75,21 +86,33 @@ const GLUE = new Uint8Array(128);
 const isGlue = (c: number) => c < 128 && GLUE[c]! > 0;
 
 /**
- * Whether a token glues a word to markup the way a suffix does: its word holds two kinds of glue
- * ("draft={cdnjs", "$(\INST]).documentclass"), or its brackets do not pair ("herein](", "Sure]").
- * One kind in a well-formed token is ordinary code or markup in prose: len(x), items[0], timeout=30,
- * $x^2$, <b>bold</b>.
+ * Whether a token glues a word to markup the way a suffix does: its word holds glue, and either one
+ * of the token's brackets does not pair over the line ("draft={cdnjs", "$(\INST]).documentclass") or
+ * it holds two kinds of glue and no bracket ("Format=\"ul"). One kind, or brackets that pair, is
+ * ordinary code or markup in prose: len(x), items[0], timeout=30, $x^2$, o=t[r]={i:r}.
  */
-function gluesMarkup(token: string, core: string): boolean {
+function gluesMarkup(core: string, hasBracket: boolean, hasUnpaired: boolean): boolean {
   let kinds = 0;
   for (let k = 0; k < core.length; k++) {
     const c = core.charCodeAt(k);
     if (isGlue(c)) kinds |= 1 << GLUE[c]!;
   }
   if (kinds === 0) return false;
-  return (kinds & (kinds - 1)) !== 0 || unpairedBrackets(token) > 0;
+  if (hasUnpaired) return true;
+  return !hasBracket && (kinds & (kinds - 1)) !== 0;
 }
 const isBlank = (c: number) => c === 0x20 || c === 0x09;
+
+function isBracketsOnly(t: string): boolean {
+  for (const ch of t) if (!isBracket(ch)) return false;
+  return true;
+}
+
+function countOf(s: string, ch: string): number {
+  let n = 0;
+  for (let k = s.indexOf(ch); k >= 0; k = s.indexOf(ch, k + 1)) n++;
+  return n;
+}
 
 function isAsciiPunctOnly(t: string): boolean {
   for (let k = 0; k < t.length; k++) if (!isPunct(t.charCodeAt(k))) return false;
@@ -139,16 +162,33 @@ export function optimisedSuffix(raw: string): SuffixHit | undefined {
 
   // The bound counted every punctuation token; the score leaves out emoticons and lone separators.
   const tailText = raw.slice(start, end);
+  if (countOf(tailText, ';') >= CODE_SEMICOLONS) return undefined;
   const tail = tailText.split(/[ \t]+/).filter((t) => !EMOTICON.test(t));
+  // Brackets pair over the line: a closer in the tail may close what the line opened before it.
+  const before = raw.slice(Math.max(lineStart, start - TAIL_CHARS), start);
+  const paired = pairedBrackets(`${before} ${tail.join(' ')}`);
+  let at = before.length + 1;
   let glued = 0;
   let bare = 0;
+  let unpaired = 0;
   for (const t of tail) {
+    let hasBracket = false;
+    let hasUnpaired = false;
+    for (let k = 0; k < t.length; k++) {
+      if (!isBracket(t[k]!)) continue;
+      hasBracket = true;
+      if (!paired[at + k]) {
+        hasUnpaired = true;
+        unpaired++;
+      }
+    }
+    at += t.length + 1;
     const core = t.replace(EDGES, '');
     if (!core) {
-      if (!SEPARATOR.test(t) && isAsciiPunctOnly(t)) bare++;
-    } else if (LETTER.test(core) && gluesMarkup(t, core)) glued++;
+      // Lone brackets that pair over the line are a code block's braces, not a suffix's debris.
+      if (!SEPARATOR.test(t) && isAsciiPunctOnly(t) && (hasUnpaired || !isBracketsOnly(t))) bare++;
+    } else if (LETTER.test(core) && gluesMarkup(core, hasBracket, hasUnpaired)) glued++;
   }
-  const unpaired = unpairedBrackets(tail.join(' '));
   const score = glued + Math.min(bare, 5) + Math.min(unpaired, 5);
   if (score < SUFFIX_THRESHOLD) return undefined;
   // The span starts at the tail's first token that is not a plain word: the request's end is not the suffix.
