@@ -4,7 +4,7 @@ import { combineEvidence, detectorVersion, roundConfidence, severityFor, type Fi
 import { injectionRules, type InjectionRule } from './injection-rules';
 import { conceptNames, type LinearModel } from './injection-features';
 import { injectionModel, scoreModel, type ModelScore } from './models';
-import { firstMatchSpan, trieSource, type Utf8Text } from './utf8-text';
+import { eachMatch, firstMatchSpan, trieSource, type Utf8Text } from './utf8-text';
 import { rawSpan, readThroughHiding, viewUtf8, type FieldViews, type TextView } from './views';
 
 // Unbounded single-class loops and byte-simple classes keep the RE2 automata small: nested bounded
@@ -98,6 +98,13 @@ class Locator {
       }
     }
     return firstMatchSpan(this.whole!, text);
+  }
+  /** UTF-16 spans of every match, left to right, each as `locate` trims it. */
+  spans(text: Utf8Text): Array<[number, number]> {
+    if (!this.whole) this.prepare();
+    const out: Array<[number, number]> = [];
+    eachMatch(this.whole!, text, (m) => out.push(trimContext(text.text, m.index, m.index + m[0]!.length)));
+    return out;
   }
 }
 
@@ -233,6 +240,10 @@ export interface InjectionContext {
 interface Hit {
   rule: InjectionRule;
   weight: number;
+  /** Every match of the rule in its view is quoted as an example: the weight was halved. */
+  mentioned?: boolean;
+  /** The rule's pattern for this view (absent for checks that are not patterns). */
+  re?: Locator;
   view: TextView;
   start: number;
   end: number;
@@ -263,13 +274,13 @@ function matchView(view: TextView, hits: Map<string, Hit>, ctx: InjectionContext
     const re = view.name === 'leet' ? c.skeleton : c.re;
     const weight = ctx.isData && c.rule.dataWeight ? c.rule.dataWeight : c.rule.weight;
     if (lazy && candidates) {
-      // Set membership says the rule matches this view; where it matches is only needed for a finding.
-      hits.set(c.rule.id, { rule: c.rule, weight, view, start: -1, end: -1, locate: re });
+      // Set membership says the rule matches this view; where is asked once matching is done.
+      hits.set(c.rule.id, { rule: c.rule, weight, view, start: -1, end: -1, locate: re, re });
       continue;
     }
     const span = locate(re, view);
     if (!span) continue;
-    hits.set(c.rule.id, { rule: c.rule, weight, view, start: span[0], end: span[1] });
+    hits.set(c.rule.id, { rule: c.rule, weight, view, start: span[0], end: span[1], re });
   }
 }
 
@@ -278,15 +289,73 @@ function locate(re: Locator, view: TextView): [number, number] | undefined {
   const t = viewUtf8(view);
   const span = re.exec(t);
   if (!span) return undefined;
-  const start = t.index(span[0]);
-  const end = t.index(span[1]);
-  let s = start;
-  const first = end > start ? t.text.codePointAt(start)! : 0;
-  if (!/[\p{L}\p{N}<[#{]/u.test(String.fromCodePoint(first))) s += first > 0xffff ? 2 : 1;
-  return [s, end];
+  return trimContext(t.text, t.index(span[0]), t.index(span[1]));
 }
 
-/** Rule hits over every view; lazy hits are located afterwards, and only when a finding needs them. */
+/** A match's span without the word-start context char its pattern may have consumed. */
+function trimContext(text: string, start: number, end: number): [number, number] {
+  const first = end > start ? text.codePointAt(start)! : 0;
+  if (!/[\p{L}\p{N}<[#{]/u.test(String.fromCodePoint(first))) start += first > 0xffff ? 2 : 1;
+  return [start, end];
+}
+
+/** A rule's match quoted as an example weighs this share of its weight: mentioned, not used. */
+const MENTION_FACTOR = 0.5;
+/** Quote characters; `"`, `'` and the backtick both open and close. */
+const QUOTES = '"\'`“”‘’«»';
+const CLOSING_ONLY = '”’»';
+/**
+ * Words that introduce a quotation as an example or as reported speech: a security bulletin's
+ * "for example \"ignore your previous instructions\"", a transcript's "the page says '…'".
+ * Imperatives ("say", "type", "write") are left out: "say \"…\"" is how an attack dictates output.
+ */
+const EXAMPLE_FRAME =
+  /(?:^|[^\p{L}])(?:for example|for instance|e\.g\.|i\.e\.|such as|like|said|says|saying|typed|wrote|writes|phrases?|strings?|payloads?|examples?)[ \t]*[:,]?[ \t]*$/iu;
+
+/**
+ * Whether text[at] lies inside a quotation, opened on the same line at most 300 characters before
+ * and not closed since, that an example frame introduces.
+ */
+function quotedAsExample(text: string, at: number): boolean {
+  const floor = Math.max(0, at - 300);
+  let q = at - 1;
+  while (q >= floor && !QUOTES.includes(text[q]!)) {
+    if (text[q] === '\n') return false;
+    q--;
+  }
+  if (q < floor || CLOSING_ONLY.includes(text[q]!)) return false;
+  return EXAMPLE_FRAME.test(text.slice(Math.max(0, q - 40), q));
+}
+
+/**
+ * Halves the weight of a rule whose every match in its view is quoted as an example (a policy that
+ * warns of "ignore your previous instructions", a defender's prompt that quotes the attack it
+ * refuses); a match outside such a quotation keeps the full weight and becomes the hit's span.
+ * Hits are located here, so only texts that some rule matched pay for it.
+ */
+function weighMentions(hits: Map<string, Hit>): void {
+  for (const h of hits.values()) {
+    if (h.locate) {
+      const span = locate(h.locate, h.view);
+      // A set's verdict the locator cannot confirm: the eager path answers (findingsFor).
+      if (!span) continue;
+      [h.start, h.end] = span;
+      h.locate = undefined;
+    }
+    if (!h.re || !quotedAsExample(h.view.text, h.start)) continue;
+    const used = h.re.spans(viewUtf8(h.view)).find(([start]) => !quotedAsExample(h.view.text, start));
+    if (used) [h.start, h.end] = used;
+    else {
+      h.weight *= MENTION_FACTOR;
+      h.mentioned = true;
+    }
+  }
+}
+
+/**
+ * Rule hits over every view. Lazy hits are located once matching is done (weighMentions), so a text
+ * no rule matched pays for no location.
+ */
 function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<string, Hit> {
   const hits = new Map<string, Hit>();
   // Repeated encoded payloads decode to identical views: matching one copy finds everything.
@@ -302,6 +371,7 @@ function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<
     }
     matchView(view, hits, ctx, lazy);
   }
+  if (hits.size > 0) weighMentions(hits);
   const suffix = optimisedSuffix(fv.raw);
   if (suffix) {
     const view: TextView = { name: 'raw', text: fv.raw, identity: true, segStart: 0, segEnd: fv.raw.length };
@@ -443,6 +513,7 @@ function findingsFor(
       view: viewName,
       explanation:
         h.rule.explanation +
+        (h.mentioned ? ' (quoted as an example: half weight)' : '') +
         (h.view.name !== 'nfkc' && h.view.name !== 'raw' ? ` (found in the ${h.view.name} view)` : '') +
         (ctx.isData ? '; inside data the agent reads (indirect injection)' : ''),
     });
