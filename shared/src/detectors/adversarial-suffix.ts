@@ -88,7 +88,7 @@ const isGlue = (c: number) => c < 128 && GLUE[c]! > 0;
 /**
  * Whether a token glues a word to markup the way a suffix does: its word holds glue, and either one
  * of the token's brackets does not pair over the line ("draft={cdnjs", "$(\INST]).documentclass") or
- * it holds two kinds of glue and no bracket ("Format=\"ul"). One kind, or brackets that pair, is
+ * it holds two kinds of glue and no bracket (Format="ul). One kind, or brackets that pair, is
  * ordinary code or markup in prose: len(x), items[0], timeout=30, $x^2$, o=t[r]={i:r}.
  */
 function gluesMarkup(core: string, hasBracket: boolean, hasUnpaired: boolean): boolean {
