@@ -335,13 +335,8 @@ function quotedAsExample(text: string, at: number): boolean {
  */
 function weighMentions(hits: Map<string, Hit>): void {
   for (const h of hits.values()) {
-    if (h.locate) {
-      const span = locate(h.locate, h.view);
-      // A set's verdict the locator cannot confirm: the eager path answers (findingsFor).
-      if (!span) continue;
-      [h.start, h.end] = span;
-      h.locate = undefined;
-    }
+    // A set's verdict the locator cannot confirm: the eager path answers (findingsFor).
+    if (!locateHit(h)) continue;
     if (!h.re || !quotedAsExample(h.view.text, h.start)) continue;
     const used = h.re.spans(viewUtf8(h.view)).find(([start]) => !quotedAsExample(h.view.text, start));
     if (used) [h.start, h.end] = used;
@@ -399,14 +394,17 @@ const SUFFIX_RULE: InjectionRule = {
 
 /** Locates every lazy hit; false when a set's verdict is not confirmed (then the eager path answers). */
 function locateAll(hits: Map<string, Hit>): boolean {
-  for (const h of hits.values()) {
-    if (!h.locate) continue;
-    const span = locate(h.locate, h.view);
-    if (!span) return false;
-    h.start = span[0];
-    h.end = span[1];
-    h.locate = undefined;
-  }
+  for (const h of hits.values()) if (!locateHit(h)) return false;
+  return true;
+}
+
+/** Gives a lazy hit its span; false when the locator cannot confirm the set's verdict. */
+function locateHit(h: Hit): boolean {
+  if (!h.locate) return true;
+  const span = locate(h.locate, h.view);
+  if (!span) return false;
+  [h.start, h.end] = span;
+  h.locate = undefined;
   return true;
 }
 
