@@ -22,6 +22,7 @@ import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
 import { languageRows } from './synthetic-languages';
 import { followUp } from './synthetic-followups';
+import { quotingText } from './synthetic-quoting';
 import { roleplayAttack, roleplayLookalike } from './synthetic-roleplay';
 
 export interface SyntheticRow {
@@ -612,6 +613,8 @@ export interface LabRows {
   roleplay?: number;
   /** Benign later turns of a conversation (synthetic-followups.ts; LAB_FOLLOWUPS). */
   followups?: number;
+  /** Benign texts about AI security that quote an attack as an example (synthetic-quoting.ts; LAB_QUOTING). */
+  quoting?: number;
 }
 
 /**
@@ -622,7 +625,7 @@ export interface LabRows {
  */
 export function syntheticRows(
   seed = 2021,
-  { languages = 0, roleplay = 0, followups = 0 }: LabRows = {},
+  { languages = 0, roleplay = 0, followups = 0, quoting = 0 }: LabRows = {},
 ): SyntheticRow[] {
   const r = rng(seed);
   const base = [...baseRows(r)];
@@ -661,5 +664,9 @@ export function syntheticRows(
   // own after those; likewise not shipped, `LAB_FOLLOWUPS`.
   const f = rng(seed + 4);
   for (let i = 0; i < followups; i++) add(followUp(f), 'benign', 'follow-up');
+  // `quoting` benign texts about AI security that quote an attack as an example (synthetic-quoting.ts),
+  // from a seed of their own after those; likewise not shipped, `LAB_QUOTING`.
+  const q = rng(seed + 5);
+  for (let i = 0; i < quoting; i++) add(quotingText(q, addressed), 'benign', 'quoting');
   return out;
 }
