@@ -301,9 +301,21 @@ function trimContext(text: string, start: number, end: number): [number, number]
 
 /** A rule's match quoted as an example weighs this share of its weight: mentioned, not used. */
 const MENTION_FACTOR = 0.5;
-/** Quote characters; `"`, `'` and the backtick both open and close. */
-const QUOTES = '"\'`“”‘’«»';
-const CLOSING_ONLY = '”’»';
+/**
+ * Quote characters by code: 1 opens or closes (`"`, `'`, the backtick, “ and ‘, « ), 2 only closes
+ * (” ’ »). Read by code, not as one-character strings: the scan runs back from every rule hit.
+ */
+const QUOTE_KIND = new Map<number, 1 | 2>([
+  [0x22, 1],
+  [0x27, 1],
+  [0x60, 1],
+  [0x201c, 1],
+  [0x2018, 1],
+  [0xab, 1],
+  [0x201d, 2],
+  [0x2019, 2],
+  [0xbb, 2],
+]);
 /**
  * Words that introduce a quotation as an example or as reported speech: a security bulletin's
  * "for example \"ignore your previous instructions\"", a transcript's "the page says '…'".
@@ -318,13 +330,16 @@ const EXAMPLE_FRAME =
  */
 function quotedAsExample(text: string, at: number): boolean {
   const floor = Math.max(0, at - 300);
-  let q = at - 1;
-  while (q >= floor && !QUOTES.includes(text[q]!)) {
-    if (text[q] === '\n') return false;
-    q--;
+  for (let q = at - 1; q >= floor; q--) {
+    const c = text.charCodeAt(q);
+    if (c === 0x0a) return false;
+    // ASCII other than the three quotes (most of any text) skips the lookup.
+    if (c !== 0x22 && c !== 0x27 && c !== 0x60 && c < 0xab) continue;
+    const kind = QUOTE_KIND.get(c);
+    if (kind === undefined) continue;
+    return kind === 1 && EXAMPLE_FRAME.test(text.slice(Math.max(0, q - 40), q));
   }
-  if (q < floor || CLOSING_ONLY.includes(text[q]!)) return false;
-  return EXAMPLE_FRAME.test(text.slice(Math.max(0, q - 40), q));
+  return false;
 }
 
 /**
