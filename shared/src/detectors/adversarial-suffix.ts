@@ -52,8 +52,24 @@ export interface SuffixHit {
 }
 
 /**
- * Which brackets of `s` pair: 1 at both sides of an opener closed by its own kind with everything
- * between them paired. A bracket left at 0 closes nothing, closes the wrong kind or is never closed.
+ * A half-open or closed interval's bounds between its brackets: `[0, 1)`, `(a, b]`, `[-∞, x_max)`.
+ * Math writes an interval with brackets of two kinds; a suffix's unpaired brackets hold no such pair.
+ */
+const INTERVAL_BOUNDS = /^ ?[-+−]?[\p{L}\p{N}_.∞π]{1,12} ?[,;] ?[-+−]?[\p{L}\p{N}_.∞π]{1,12} ?$/u;
+
+/** Whether s[open] and s[close] bracket an interval whose brackets differ: `[` or `(` closed by `)` or `]`. */
+function closesInterval(s: string, open: number, close: number): boolean {
+  const o = s[open];
+  const c = s[close];
+  return (
+    (o === '[' || o === '(') && (c === ')' || c === ']') && INTERVAL_BOUNDS.test(s.slice(open + 1, close))
+  );
+}
+
+/**
+ * Which brackets of `s` pair: 1 at both sides of an opener closed by its own kind (or an interval's
+ * closer) with everything between them paired. A bracket left at 0 closes nothing, closes the wrong
+ * kind or is never closed.
  */
 function pairedBrackets(s: string): Uint8Array {
   const paired = new Uint8Array(s.length);
@@ -63,7 +79,7 @@ function pairedBrackets(s: string): Uint8Array {
     if (OPENERS.includes(ch)) open.push(k);
     else if (CLOSERS.includes(ch)) {
       const top = open[open.length - 1];
-      if (top !== undefined && CLOSERS[OPENERS.indexOf(s[top]!)] === ch) {
+      if (top !== undefined && (CLOSERS[OPENERS.indexOf(s[top]!)] === ch || closesInterval(s, top, k))) {
         open.pop();
         paired[top] = 1;
         paired[k] = 1;
