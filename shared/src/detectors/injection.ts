@@ -333,7 +333,7 @@ function quotedAsExample(text: string, at: number): boolean {
   for (let q = at - 1; q >= floor; q--) {
     const c = text.charCodeAt(q);
     if (c === 0x0a) return false;
-    // ASCII other than the three quotes (most of any text) skips the lookup.
+    // Codes below « other than the three ASCII quotes (most of any text) skip the lookup.
     if (c !== 0x22 && c !== 0x27 && c !== 0x60 && c < 0xab) continue;
     const kind = QUOTE_KIND.get(c);
     if (kind === undefined) continue;
