@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { loadAlerterConfig } from '../config';
@@ -9,6 +11,8 @@ import type { DetectionAnalysis, Finding } from '../schemas/detection';
 import { DEFAULT_RULE, dedupKey, raisedAlerts, slackMessage, threatPayload, type AlertRule } from './payload';
 import { decryptSecret, encryptSecret, generateWebhookSecret, loadSecretKey } from './secrets';
 import { checkTargetUrl, refusedAddress, signedHeaders } from './send';
+
+const run = promisify(execFile);
 
 const finding = (over: Partial<Finding>): Finding => ({
   detector: 'injection',
@@ -118,6 +122,34 @@ describe('webhook secrets', () => {
     expect(statSync(join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
     expect(Buffer.from(readFileSync(join(dir, 'secret.key'), 'utf8').trim(), 'base64')).toEqual(first);
   });
+
+  it('services generating the local key at once all read the same whole key, and leave no drafts', async () => {
+    // The race seen in CI: the alerter read secret.key while the API was still writing it (0 bytes).
+    // Eight processes a round, each waiting once loaded for the same instant (START_AT), so their
+    // first looks at the key meet; with the key created in place this failed in each of two runs.
+    const module = new URL('./secrets.ts', import.meta.url).href;
+    const code = `const { loadSecretKey } = await import(${JSON.stringify(module)}); while (Date.now() < Number(process.env.START_AT)); process.stdout.write(loadSecretKey(process.env).toString('base64'));`;
+    for (let round = 0; round < 3; round++) {
+      const dir = mkdtempSync(join(tmpdir(), 'warden-key-race-'));
+      const startAt = Date.now() + 4000;
+      const keys = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+            env: {
+              ...process.env,
+              WARDEN_STACK_DIR: dir,
+              WARDEN_SECRET_KEY: '',
+              NODE_ENV: 'development',
+              START_AT: String(startAt),
+            },
+          }).then((r) => r.stdout),
+        ),
+      );
+      expect(new Set(keys).size).toBe(1);
+      expect(Buffer.from(keys[0]!, 'base64')).toHaveLength(32);
+      expect(readdirSync(dir)).toEqual(['secret.key']);
+    }
+  }, 60_000);
 
   it('signs per Standard Webhooks: the package verifies, with either secret during a rotation', () => {
     const [a, b] = [generateWebhookSecret(), generateWebhookSecret()];

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, stackDir } from '../config';
 
@@ -42,13 +42,19 @@ export function loadSecretKey(env: Env = process.env): Buffer {
   const file = resolve(dir, 'secret.key');
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
+    // Written whole under a name of its own, then linked into place. A link never replaces a file,
+    // so services starting at once keep the first one's key, and none reads a key file still being
+    // written: created with `wx` in place, it was empty for a moment, and a second service read 0 bytes.
+    const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(draft, randomBytes(KEY_BYTES).toString('base64') + '\n', { mode: 0o600 });
+    chmodSync(draft, 0o600);
     try {
-      // `wx`: two processes starting at once keep the first one's key.
-      writeFileSync(file, randomBytes(KEY_BYTES).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+      linkSync(draft, file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      rmSync(draft, { force: true });
     }
-    chmodSync(file, 0o600);
   }
   return parseKey(readFileSync(file, 'utf8'), file);
 }
