@@ -28,6 +28,9 @@ import {
   type PiiSpan,
 } from './support/eval-data';
 import { generateObfuscations } from './gen-obfuscations';
+import { FAMILIES_B, obfuscateB } from './support/obfuscations-b';
+import { FAMILIES_C, obfuscateC } from './support/obfuscations-c';
+import { rng, type Rand } from './support/rng';
 import {
   textExamples,
   syntheticExamples,
@@ -512,19 +515,50 @@ export function evalInjectionRandomSplit() {
 
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
- * hidden the same way, with the shipped model.
+ * hidden the same way, with the shipped model. Then the same bases hidden by two other hands'
+ * generators (bench/support/obfuscations-b.ts and -c.ts, each written without reading the decoder
+ * or any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
+ * and Cherokee look-alikes, a letter a line, Caesar shifts, …) are not the first one's. The second
+ * hand's misses were read and shaped 2026.12.26; the third's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
+  console.log(
+    '\n## Obfuscation families (bench/gen-obfuscations.ts, seed 21: attacks and benign texts hidden the same way;\n' +
+      'shipped model). "plain" is the same bases unhidden, for reference.',
+  );
+  printObfuscationTable(rows);
+  const bases = rows.filter((row) => row.family === 'plain');
+  const hiddenBy = <F extends string>(
+    families: readonly F[],
+    hide: (r: Rand, text: string, family: F) => { text: string; method: string },
+  ) => {
+    const r = rng(7);
+    return families.flatMap((family) =>
+      bases.map((row) => ({ family, label: row.label, ...hide(r, row.base, family) })),
+    );
+  };
+  console.log(
+    '\n## Obfuscation families by a second hand (bench/support/obfuscations-b.ts, seed 7, the same bases;\n' +
+      'its rot13 family also holds other Caesar shifts and ROT47). Its misses shaped 2026.12.26.',
+  );
+  printObfuscationTable(hiddenBy(FAMILIES_B, obfuscateB));
+  console.log(
+    '\n## Obfuscation families by a third hand (bench/support/obfuscations-c.ts, seed 7, the same bases;\n' +
+      'held out: first scored after 2026.12.26 was written, nothing changed for it; its rot13 family\n' +
+      'also holds Caesar shifts, ROT47 and Atbash).',
+  );
+  printObfuscationTable(hiddenBy(FAMILIES_C, obfuscateC));
+}
+
+function printObfuscationTable(
+  rows: Array<{ family: string; label: 'injection' | 'benign'; method: string; text: string }>,
+) {
   const byFamily = new Map<string, Scored>();
   for (const r of rows) {
     if (!byFamily.has(r.family)) byFamily.set(r.family, scored());
     scoreRows([{ id: '', source: r.method, ...r }], injectionModel(), byFamily.get(r.family)!);
   }
-  console.log(
-    '\n## Obfuscation families (bench/gen-obfuscations.ts, seed 21: attacks and benign texts hidden the same way;\n' +
-      'shipped model). "plain" is the same bases unhidden, for reference.',
-  );
   const kinds = ['warden', 'rules', 'model', 'vard'] as const;
   printTable(
     [...byFamily].map(([family, res]) => {

@@ -23,51 +23,126 @@ export const DECODE_LIMITS = {
 };
 
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
-const HEX = new RE2('(?:\\\\x[0-9A-Fa-f]{2}){6,}|\\b(?:[0-9A-Fa-f]{2}[ :]?){8,}[0-9A-Fa-f]{2}\\b', 'g');
+// Hex bytes as `\x41`, as a run of pairs (spaced, colon-separated or broken over lines like a dump),
+// or as C-style `0x41` literals separated by commas or spaces.
+const HEX = new RE2(
+  '(?:\\\\x[0-9A-Fa-f]{2}){6,}|\\b(?:[0-9A-Fa-f]{2}[ :]?(?:\\r?\\n)?){8,}[0-9A-Fa-f]{2}\\b|' +
+    '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n)?)){6,}',
+  'g',
+);
 // Percent-escapes at most a short word apart (spaces included: attackers escape some letters only).
-// A word's letters right before the first escape belong to it ("i%67nore").
-const URLENC = new RE2('[A-Za-z0-9]{0,12}(?:%[0-9A-Fa-f]{2}[^%\\n]{0,12}){4,}', 'g');
-// ROT13 of words attackers hide: ignore, instructions, previous, system, prompt, jailbreak, password,
-// disregard.
-const ROT13_HINTS = [
-  'vtaber',
-  'vafgehpgvbaf',
-  'cerivbhf',
-  'flfgrz',
-  'cebzcg',
-  'wnvyoernx',
-  'cnffjbeq',
-  'qvfertneq',
+// A word's letters right before the first escape belong to it ("i%67nore"). JavaScript's escape()
+// writes `%u0049` for the same character. ROT13 moves an escape's a–f to n–s (decodeOne undoes it).
+const URLENC = new RE2(
+  '[A-Za-z0-9]{0,12}(?:%(?:[0-9A-Fa-fN-Sn-s]{2}|u[0-9A-Fa-f]{4})[^%\\n]{0,12}){4,}',
+  'g',
+);
+/** A decoded text that is still percent-encoded (it was encoded twice, or under base64 or hex). */
+const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}/;
+// An escape whose digit ROT13 moved (`%6S` for `%6F`).
+const ROTATED_ESCAPE = /%(?:[0-9A-Fa-f][N-Sn-s]|[N-Sn-s][0-9A-Fa-f])/g;
+// Words attackers hide (ignore, instructions, previous, system, prompt, jailbreak, password,
+// disregard), whose ROT13 alone marks a ROT13 text, and English function words, two of which
+// (different) mark a text rotated by the same shift whatever it says.
+const HINT_WORDS = [
+  'ignore',
+  'instructions',
+  'previous',
+  'system',
+  'prompt',
+  'jailbreak',
+  'password',
+  'disregard',
 ];
-// English function words as ROT13 ("the", "and", "you", "your", "all", "this", "with", "from", "that",
-// "are", "for"): two of them mark a ROT13 sentence whatever it says.
-const ROT13_COMMON = ['gur', 'naq', 'lbh', 'lbhe', 'nyy', 'guvf', 'jvgu', 'sebz', 'gung', 'ner', 'sbe'];
+const COMMON_WORDS = ['the', 'and', 'you', 'your', 'all', 'this', 'with', 'from', 'that', 'are', 'for'];
+
+/** `s` with its ASCII letters moved `k` places along the alphabet (ROT13 is 13; 26 − k undoes k). */
+function rotate(s: string, k: number): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 65 + k) % 26) + 65);
+    else if (c >= 97 && c <= 122) out += String.fromCharCode(((c - 97 + k) % 26) + 97);
+    else out += s[i];
+  }
+  return out;
+}
+const rot13 = (s: string) => rotate(s, 13);
+
+/** Each common word under every shift but none and ROT13 (the other Caesar shifts), and its shift. */
+const SHIFTED_COMMON = new Map<string, number>();
+for (let k = 1; k < 26; k++) if (k !== 13) for (const w of COMMON_WORDS) SHIFTED_COMMON.set(rotate(w, k), k);
 /**
- * Both lists in one pass, each factored into a trie (the engine branches once per letter: 30% faster
- * than the flat alternation on English text). Group 1 is a hint (or "rot13" itself); otherwise a
- * common word. Every match is one whole word, so the matches are those of the two lists scanned
- * apart, interleaved. A JS RegExp of bounded literals (linear: no repetition); called on every
- * field, it skips a native call.
+ * ROT13's hint and common words in one pass, each list factored into a trie (the engine branches
+ * once per letter: 30% faster than the flat alternation on English text). Group 1 is a hint (or
+ * "rot13" itself); otherwise a common word. Every match is one whole word. A JS RegExp of bounded
+ * literals (linear: no repetition); called on every field, it skips a native call.
  */
 const ROT13_ANY = new RegExp(
-  `\\b(?:(${trieSource(ROT13_HINTS)}|rot[- ]?13)|${trieSource(ROT13_COMMON)})\\b`,
+  `\\b(?:(${trieSource(HINT_WORDS.map(rot13))}|rot[- ]?13)|${trieSource(COMMON_WORDS.map(rot13))})\\b`,
   'gi',
 );
+/** The other shifts' common words, read only where ROT13's are not and "the" is not either (below). */
+const SHIFTED_ANY = new RegExp(`\\b(?:${trieSource([...SHIFTED_COMMON.keys()].sort())})\\b`, 'gi');
 
 /**
- * How sure a text is ROT13: 2 for a hint word or two different ROT13 common words, 1 for one common
- * word, 0 for none.
+ * The shift a text's letters were rotated by and how sure: 2 for a ROT13 hint word or two different
+ * common words of one shift, 1 for one ROT13 common word, 0 (and shift 0) for none. The other
+ * shifts' words cost half a pass more, so they are read only in a text without "the", which English
+ * prose has and a rotated text does not (a Caesar-shifted line inside English prose is not read;
+ * ROT13 is, anywhere).
  */
-function rot13Evidence(text: string): 0 | 1 | 2 {
+function rotationEvidence(text: string): { shift: number; evidence: 0 | 1 | 2 } {
   ROT13_ANY.lastIndex = 0;
   let first: string | undefined;
   for (let m = ROT13_ANY.exec(text); m; m = ROT13_ANY.exec(text)) {
-    if (m[1] !== undefined) return 2;
+    if (m[1] !== undefined) return { shift: 13, evidence: 2 };
     const word = m[0].toLowerCase();
     if (first === undefined) first = word;
-    else if (word !== first) return 2;
+    else if (word !== first) return { shift: 13, evidence: 2 };
   }
-  return first === undefined ? 0 : 1;
+  if (first !== undefined) return { shift: 13, evidence: 1 };
+  if (text.includes(' the ') || text.includes('The ')) return { shift: 0, evidence: 0 };
+  SHIFTED_ANY.lastIndex = 0;
+  let firsts: Map<number, string> | undefined;
+  for (let m = SHIFTED_ANY.exec(text); m; m = SHIFTED_ANY.exec(text)) {
+    const word = m[0].toLowerCase();
+    const shift = SHIFTED_COMMON.get(word)!;
+    const seen = (firsts ??= new Map()).get(shift);
+    if (seen === undefined) firsts.set(shift, word);
+    else if (seen !== word) return { shift, evidence: 2 };
+  }
+  return { shift: 0, evidence: 0 };
+}
+
+/** ROT47: every printable ASCII character but the space moved 47 places among the 94. */
+function rot47(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out += c >= 33 && c <= 126 ? String.fromCharCode(33 + ((c - 33 + 47) % 94)) : s[i];
+  }
+  return out;
+}
+/**
+ * ROT47's hint and common words, between spaces (they are symbols and digits as much as letters:
+ * "the" is "E96", "ignore" ":8?@C6"). Read only in a text holding `?`, `@` and `:`, the ROT47 of
+ * n, o and i, which every ROT47 English sentence has.
+ */
+const ROT47_ANY = new RegExp(
+  `(?<![!-~])(?:(${trieSource(HINT_WORDS.map(rot47))})|${trieSource(COMMON_WORDS.map(rot47))})(?![!-~])`,
+  'g',
+);
+function looksRot47(text: string): boolean {
+  if (!text.includes('?') || !text.includes('@') || !text.includes(':')) return false;
+  ROT47_ANY.lastIndex = 0;
+  let first: string | undefined;
+  for (let m = ROT47_ANY.exec(text); m; m = ROT47_ANY.exec(text)) {
+    if (m[1] !== undefined) return true;
+    if (first === undefined) first = m[0];
+    else if (m[0] !== first) return true;
+  }
+  return false;
 }
 
 /** Leetspeak's stand-ins and the letters they stand for (the leet view folds them back). */
@@ -86,6 +161,71 @@ export const LEET: Record<string, string> = {
 };
 
 /**
+ * Leetspeak's letters drawn with several symbols ("|-|" h, "/\/" n, "(_)" u, "|2" r), longest
+ * first so "\/\/" reads w before "\/" reads v. The leet view reads them only in a text that holds a
+ * few of the distinctive ones (LEET_GROUP_HINT): alone, "()" or "+" is code or arithmetic.
+ */
+export const LEET_GROUPS: Record<string, string> = {
+  '|\\/|': 'm',
+  '/\\/\\': 'm',
+  '\\/\\/': 'w',
+  '(_+': 'g',
+  '(_)': 'u',
+  '|_|': 'u',
+  '|-|': 'h',
+  ']-[': 'h',
+  '[-]': 'h',
+  '/-\\': 'a',
+  '|\\|': 'n',
+  '/\\/': 'n',
+  '(,)': 'q',
+  '|v|': 'm',
+  '^^': 'm',
+  '}{': 'h',
+  '/\\': 'a',
+  '|3': 'b',
+  '|)': 'd',
+  '[)': 'd',
+  '|>': 'd',
+  '[-': 'e',
+  '|=': 'f',
+  '_|': 'j',
+  '|<': 'k',
+  '|{': 'k',
+  '|_': 'l',
+  '()': 'o',
+  '[]': 'o',
+  '|*': 'p',
+  '|2': 'r',
+  '|?': 'r',
+  '12': 'r',
+  '|o': 'p',
+  '\\/': 'v',
+  '><': 'x',
+  "'/": 'y',
+  '`/': 'y',
+  '+': 't',
+  '#': 'h',
+  '(': 'c',
+  '|': 'l',
+};
+export const LEET_GROUP = new RegExp(
+  Object.keys(LEET_GROUPS)
+    .sort((a, b) => b.length - a.length)
+    .map((g) => g.replace(/[|\\/()[\]{}^+*?<>]/g, '\\$&'))
+    .join('|'),
+  'g',
+);
+// The distinctive groups: a text needs three different ones (a Markdown table's "|2|3|" or a JSON
+// path's "\/" holds one or two).
+export const LEET_GROUP_HINT = /\|-\||\|\\\||\/\\\/|\\\/|\(_\)|\|_\||\|3|\|<|\|2|\[-|'\/|\/-\\|\|\)/g;
+
+/** `s` with every leet group and stand-in read as its letter: how readable a decoded leet text is. */
+function readAsLeet(s: string): string {
+  return s.replace(LEET_GROUP, (g) => LEET_GROUPS[g]!).replace(LEET_CHARS, (c) => LEET[c]!);
+}
+
+/**
  * The same stand-ins as the ROT13 of their letters (0 is o, whose ROT13 is b): text that was leeted
  * and then rotated ("l0h 4e3" for "you are") shows its ROT13 words again. ROT13 only moves letters,
  * so its digits are the leet of the plain text.
@@ -94,17 +234,21 @@ const LEET_AS_ROT13 = Object.fromEntries(Object.entries(LEET).map(([k, v]) => [k
 const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('')}]`, 'g');
 
 /**
- * A ROT13 hint word, or two different ROT13 common words; also read with leetspeak's stand-ins
- * rotated when the text is a decoded one (rare and short) or already shows one common word, so
- * leetspeak under ROT13 (a mix of two) is found without a second scan of every field.
+ * How to rotate the text's letters back, when it reads as rotated: a ROT13 hint word, or two
+ * different common words of one shift (ROT13 or another Caesar shift), or ROT47's. ROT13 is also
+ * read with leetspeak's stand-ins rotated when the text is a decoded one (rare and short) or already
+ * shows one common word, so leetspeak under ROT13 (a mix of two) is found without a second scan of
+ * every field.
  */
-function looksRot13(text: string, decoded: boolean): boolean {
-  const evidence = rot13Evidence(text);
-  if (evidence === 2) return true;
-  if (!decoded && evidence === 0) return false;
+function rotationOf(text: string, decoded: boolean): ((s: string) => string) | undefined {
+  const { shift, evidence } = rotationEvidence(text);
+  if (evidence === 2) return (s) => rotate(s, 26 - shift);
+  if (looksRot47(text)) return rot47;
+  if (!decoded && evidence === 0) return undefined;
   LEET_CHARS.lastIndex = 0;
-  if (!LEET_CHARS.test(text)) return false;
-  return rot13Evidence(text.replace(LEET_CHARS, (c) => LEET_AS_ROT13[c]!)) === 2;
+  if (!LEET_CHARS.test(text)) return undefined;
+  const leetRotated = rotationEvidence(text.replace(LEET_CHARS, (c) => LEET_AS_ROT13[c]!));
+  return leetRotated.evidence === 2 && leetRotated.shift === 13 ? rot13 : undefined;
 }
 
 /**
@@ -139,17 +283,6 @@ function readable(s: string): boolean {
   return good / n > 0.95 && letters / n > 0.3 && (letters + leet) / n > 0.55 && (spaces > 0 || n < 40);
 }
 
-function rot13(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 65 + 13) % 26) + 65);
-    else if (c >= 97 && c <= 122) out += String.fromCharCode(((c - 97 + 13) % 26) + 97);
-    else out += s[i];
-  }
-  return out;
-}
-
 /**
  * JSON and JavaScript string escapes. Python's json.dumps writes every character outside ASCII as
  * `\uXXXX` by default, so a tool output serialised there carries a Russian or Chinese text as
@@ -182,15 +315,23 @@ function unescapeString(text: string): string {
   );
 }
 
-/** Percent-decoding that never throws: escapes become bytes, other characters their UTF-8. */
+/**
+ * Percent-decoding that never throws: escapes become bytes, `%uXXXX` its character, other characters
+ * their UTF-8. A run with no space but a `+` is form-encoded, where `+` is the space.
+ */
 function percentDecode(s: string): string {
   const bytes: number[] = [];
+  const plusIsSpace = !s.includes(' ') && s.includes('+');
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 37 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
       bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
       i += 2;
-    } else if (c < 0x80) bytes.push(c);
+    } else if (c === 37 && /^u[0-9A-Fa-f]{4}$/.test(s.slice(i + 1, i + 6))) {
+      bytes.push(...Buffer.from(String.fromCharCode(parseInt(s.slice(i + 2, i + 6), 16)), 'utf8'));
+      i += 5;
+    } else if (c === 43 && plusIsSpace) bytes.push(32);
+    else if (c < 0x80) bytes.push(c);
     else {
       const cp = s.codePointAt(i)!;
       bytes.push(...Buffer.from(String.fromCodePoint(cp), 'utf8'));
@@ -206,8 +347,9 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
       if (/^[0-9a-fA-F]+$/.test(s) || /^[A-Za-z]+$/.test(s)) return undefined;
       return Buffer.from(s, 'base64').toString('utf8');
     }
-    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|[ :]/g, ''), 'hex').toString('utf8');
-    if (encoding === 'url') return percentDecode(s);
+    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|0[xX]|[\s:,;]/g, ''), 'hex').toString('utf8');
+    // Escapes whose digits ROT13 moved (`%6S` for `%6F`): the run is ROT13 over percent-encoding.
+    if (encoding === 'url') return percentDecode(holdsTwo(s, '%', ROTATED_ESCAPE) ? rot13(s) : s);
     return rot13(s);
   } catch {
     return undefined;
@@ -256,7 +398,17 @@ function visit(st: DecodeState, at: Place): void {
   // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of named
   // references, numeric ones mapped as browsers map them.
   if (holdsTwo(at.text, '&', HTML_ENTITY)) decodeWhole(st, at, 'html_entity', decodeHTML);
-  if (looksRot13(at.text, !at.top)) decodeWhole(st, at, 'rot13', rot13);
+  const undo = rotationOf(at.text, !at.top);
+  if (undo) decodeWhole(st, at, 'rot13', undo);
+}
+
+/**
+ * `text` rotated back when it reads as rotated (rotationOf), for a text that is not a field's raw
+ * text: a hidden one, or the raw text with invisible characters dropped and look-alikes folded,
+ * where the rotated words were split or disguised.
+ */
+export function unrotatedText(text: string): string | undefined {
+  return rotationOf(text, false)?.(text);
 }
 
 /** The whole text decoded as one segment: it is escaped or rotated throughout, not in runs. */
@@ -280,6 +432,15 @@ function scan(st: DecodeState, at: Place, re: RE2, encoding: Encoding): void {
   }
 }
 
+/**
+ * A base64-looking run rotated back and decoded: ROT13 over base64 stays in base64's alphabet and
+ * decodes to noise; over hex it moves the digits a–f to n–s, a run the base64 pattern finds.
+ */
+function unrotateBase64(s: string): string | undefined {
+  const plain = rot13(s);
+  return decodeOne(/^(?:[0-9A-Fa-f]{2})+$/.test(plain) ? 'hex' : 'base64', plain);
+}
+
 function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: Encoding): void {
   const decoded = decodeOne(encoding, m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
   if (!decoded) return;
@@ -288,18 +449,20 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
   const depth = at.depth + 1;
   let text = decoded;
   let outer = encoding;
-  if (!readable(decoded)) {
+  // Heavy leetspeak ("|-|[-|_|_()") is symbols more than letters: readable once read as leet.
+  if (!readable(decoded) && !readable(readAsLeet(decoded))) {
     const inner = decoded.trim();
-    // Base64 or hex of an encoding: not readable yet, but worth one more level.
-    if (/^[A-Za-z0-9+/=_-]{16,}$/.test(inner)) {
+    // Base64 or hex of an encoding (base64, hex or percent-escapes): not readable yet, but worth one
+    // more level.
+    if (/^[A-Za-z0-9+/=_-]{16,}$/.test(inner) || PERCENT_ESCAPES.test(inner)) {
       visit(st, { text: inner, start, end, depth, top: false });
       return;
     }
-    // ROT13 over base64 leaves the base64 alphabet: undo it and decode again (two levels).
+    // ROT13 over base64 or hex: undo it and decode again (two levels).
     const unrotated =
       encoding === 'base64' &&
       at.depth < DECODE_LIMITS.maxDepth &&
-      decodeOne('base64', rot13(m[0].slice(0, DECODE_LIMITS.maxSegmentChars)));
+      unrotateBase64(m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
     if (!unrotated || !readable(unrotated)) return;
     text = unrotated;
     outer = 'rot13';

@@ -27,6 +27,42 @@ const percent = (s: string) =>
   [...s].map((c, i) => (i % 2 ? '%' + c.charCodeAt(0).toString(16) : c)).join('');
 const percentAll = (s: string) =>
   [...Buffer.from(s)].map((b) => '%' + b.toString(16).padStart(2, '0').toUpperCase()).join('');
+const caesar = (s: string, k: number) =>
+  s.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + k) % 26) + 97));
+const rot47 = (s: string) =>
+  s.replace(/[!-~]/g, (c) => String.fromCharCode(33 + ((c.charCodeAt(0) - 33 + 47) % 94)));
+/** Leetspeak drawn with several symbols a letter ("|-|" for h, "(_)" for u). */
+const LEET_GROUPS: Record<string, string> = {
+  h: '|-|',
+  n: '|\\|',
+  u: '(_)',
+  r: '|2',
+  v: '\\/',
+  m: '|\\/|',
+  y: "'/",
+  d: '|)',
+  p: '|*',
+  w: '\\/\\/',
+};
+const leetGroups = (s: string) => s.replace(/[hnurvmydpw]/g, (c) => LEET_GROUPS[c]!);
+/** Form encoding: letters as %xx, spaces as `+`. */
+const formEncoded = (s: string) =>
+  s.replace(/[a-z ]/g, (c) => (c === ' ' ? '+' : '%' + c.charCodeAt(0).toString(16)));
+/** JavaScript's escape() for every character: `%u0069`. */
+const percentU = (s: string) =>
+  [...s].map((c) => '%u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+const hexLiterals = (s: string) => [...Buffer.from(s)].map((b) => '0x' + b.toString(16)).join(', ');
+/** A hex dump: sixteen spaced bytes a line. */
+const hexDump = (s: string) =>
+  hex(s)
+    .replace(/../g, '$& ')
+    .replace(/((?:.. ){16})/g, '$1\n');
+/** Armenian and Cherokee look-alikes: o, u, n, h, g as Armenian letters, e and s as Cherokee capitals. */
+const armenian = (s: string) =>
+  s.replace(/[ounhges]/g, (c) => ({ o: 'օ', u: 'ս', n: 'ո', h: 'հ', g: 'ց', e: 'Ꭼ', s: 'Ꮪ' })[c]!);
+/** Negative squared capitals (🅰): letters NFKC leaves as they are. */
+const negativeSquared = (s: string) =>
+  s.replace(/[a-z]/g, (c) => String.fromCodePoint(0x1f170 + c.charCodeAt(0) - 97));
 /** A text inside a plain-text table: its rules ("-----") are a third of the characters. */
 const ruled = (s: string) =>
   `Invoice 2023\n${'-'.repeat(40)}\nItem\t\t\tAmount\n${'-'.repeat(40)}\n${s}\n${'-'.repeat(40)}`;
@@ -88,6 +124,40 @@ const FAMILIES: Array<
   ['URL-encoding of a whole table with ruled lines', (s) => percentAll(ruled(s)), 'url', ruled],
   ['hex of a whole table with ruled lines', (s) => hex(ruled(s)), 'hex', ruled],
   ['mix: full-width inside an HTML comment', (s) => `Notes.\n<!-- ${fullWidth(s)} -->`, 'comment'],
+  ['leetspeak drawn with several symbols a letter', leetGroups, 'leet'],
+  ['form encoding (%xx letters, + for spaces)', formEncoded, 'url'],
+  ['escape() %u escapes', percentU, 'url'],
+  ['URL-encoding twice', (s) => percentAll(percentAll(s)), 'url'],
+  ['hex as 0x literals', hexLiterals, 'hex'],
+  ['hex dump over several lines', hexDump, 'hex'],
+  ['rot13 over hex', (s) => rot13(hex(s)), 'rot13'],
+  ['a Caesar shift of 3', (s) => caesar(s, 3), 'rot13'],
+  ['a Caesar shift of 23', (s) => caesar(s, 23), 'rot13'],
+  ['ROT47', rot47, 'rot13'],
+  ['rot13 inside Unicode tag characters', (s) => `Thanks for the update.${tags(rot13(s))}`, 'rot13'],
+  ['rot13 split by zero-width characters', (s) => zeroWidth(rot13(s)), 'rot13'],
+  ['rot13 over URL-encoding', (s) => rot13(percentAll(s)), 'url'],
+  ['base64 of URL-encoding', (s) => b64(percentAll(s)), 'url'],
+  ['homoglyphs: Armenian and Cherokee letters', armenian, 'nfkc'],
+  ['homoglyphs: enclosed letters NFKC leaves alone', negativeSquared, 'nfkc'],
+  [
+    'a letter a line, words apart by a blank line',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => [...w].join('\n'))
+        .join('\n\n'),
+    'despaced',
+  ],
+  [
+    'letters apart by ". ", words by " / "',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => [...w].join('. '))
+        .join(' / '),
+    'despaced',
+  ],
 ];
 
 describe.each(FAMILIES)('obfuscation family: %s', (_family, hide, view, shown = (s: string) => s) => {

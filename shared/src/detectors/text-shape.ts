@@ -55,6 +55,7 @@ export function measureShape(text: string): TextShape {
   let alnumStart = 0;
   let b64Start = 0;
   let hexDigits = 0;
+  let hexLiterals = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 97 && c <= 122) {
@@ -64,7 +65,11 @@ export function measureShape(text: string): TextShape {
         if (++hexDigits >= 18) hexRun = true;
       } else {
         hexDigits = 0;
-        if (c === 120 && i > 0 && text.charCodeAt(i - 1) === 92) hexRun = true;
+        // The x of `\x41` marks hex, and so do six of `0x41`.
+        if (c === 120 && i > 0) {
+          const before = text.charCodeAt(i - 1);
+          if (before === 92 || (before === 48 && ++hexLiterals >= 6)) hexRun = true;
+        }
       }
       continue;
     }

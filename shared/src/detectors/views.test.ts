@@ -54,10 +54,33 @@ describe('text views', () => {
     expect(buildViews('іgnоrе').signals.mixedScriptWords).toBe(1);
   });
 
+  it('folds the letters of Unicode confusables list and enclosed letters, not other scripts or accents', () => {
+    // Armenian օ ս ո, Cherokee Ꭼ, Greek capital upsilon read as the Y it looks like (its small form is u).
+    expect(buildViews('Υօսr Ꭼxԁmple').normalized.text).toBe('your exdmple');
+    expect(buildViews('🅸🅶🅽🅾🆁🅴 ⒜⒧⒧').normalized.text).toBe('ignore all');
+    expect(buildViews('Zażółć gęślą jaźń').normalized.text).toBe('zażółć gęślą jaźń');
+    expect(buildViews('Բարև, ինչպես ես').normalized.text).toBe('բարեւ, ինչպես ես');
+    // A lone look-alike inside Chinese text stays: the text is written in another script.
+    expect(buildViews('请用“г”写一句话').normalized.text).toBe('请用“г”写一句话');
+  });
+
   it('joins spaced-out letters and keeps wider gaps as word breaks', () => {
     expect(view('i g n o r e  a l l', 'despaced')?.text).toBe('ignore all');
     expect(view('i.g.n.o.r.e', 'despaced')?.text).toBe('ignore');
     expect(view('a normal sentence here', 'despaced')).toBeUndefined();
+  });
+
+  it('joins letters a line each, and letters apart by two characters, breaking words at any other gap', () => {
+    expect(view('i\ng\nn\no\nr\ne\n\na\nl\nl', 'despaced')?.text).toBe('ignore all');
+    expect(view('i. g. n. o. r. e / a. l. l', 'despaced')?.text).toBe('ignore all');
+    // A line break between spaced words stays, with its full stop.
+    expect(view('t-u-t-o-r-s.\nn-e-v-e-r t-e-l-l', 'despaced')?.text).toBe('tutors.\nnever tell');
+  });
+
+  it('reads leetspeak drawn with several symbols only where a text holds three kinds of them', () => {
+    expect(view("|\\|[-\\/[-|2 '/()(_)", 'leet')?.modelText).toBe('never you');
+    expect(view('| 1 |2| 3 |', 'leet')).toBeUndefined();
+    expect(view('see https:\\/\\/example.com\\/a\\/b', 'leet')).toBeUndefined();
   });
 
   it('undoes leetspeak as a skeleton (l folds to i) and leaves plain numbers alone', () => {

@@ -1,5 +1,5 @@
-import { confusableFold, isLookalikeScript } from './confusables';
-import { decodeSegments, LEET } from './encodings';
+import { confusableFold, enclosedLetter, isLookalikeScript } from './confusables';
+import { decodeSegments, LEET, LEET_GROUP, LEET_GROUP_HINT, LEET_GROUPS, unrotatedText } from './encodings';
 import { misspellings } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
@@ -176,17 +176,23 @@ function hasLookalike(raw: string): boolean {
     const c = raw.charCodeAt(i);
     if (c < 0x80) continue;
     const cp = raw.codePointAt(i)!;
-    if (isLookalikeScript(cp) || confusableFold.has(cp)) return true;
+    if (isLookalikeScript(cp) || confusableFold.has(cp) || enclosedLetter(cp)) return true;
     if (cp > 0xffff) i++;
   }
   return false;
 }
 
-/** True when some character is a Cyrillic/Greek/Armenian letter that no Latin letter imitates. */
-function hasForeignLetter(chars: string[]): boolean {
-  for (const ch of chars) {
+/**
+ * True when some character is a letter of another script than Latin that no Latin letter imitates
+ * (Russian's л, Greek's λ, any Chinese character): the text is written in that script.
+ */
+function hasForeignLetter(chars: string[], folds: Map<number, string> | undefined): boolean {
+  for (let k = 0; k < chars.length; k++) {
+    const ch = chars[k]!;
     const cp = ch.codePointAt(0)!;
-    if (cp >= 0x80 && isLookalikeScript(cp) && !confusableFold.has(cp) && /\p{L}/u.test(ch)) return true;
+    if (folds?.has(k)) continue;
+    if (cp >= 0x80 && !confusableFold.has(cp) && /\p{L}/u.test(ch) && !/\p{Script=Latin}/u.test(ch))
+      return true;
   }
   return false;
 }
@@ -238,6 +244,9 @@ function normalize(
   }
   const b = new ViewBuilder(raw.length);
   let lookalikes = false;
+  // Parts (by index) whose raw character folds to another letter than its NFKC small form (Υ is Y
+  // and υ is u; ϲ, a lunate sigma, is c and its NFKC form ς none).
+  let rawFolds: Map<number, string> | undefined;
   let tags = '';
   for (let i = 0; i < raw.length;) {
     const c = raw.charCodeAt(i);
@@ -268,17 +277,29 @@ function normalize(
       i += width;
       continue;
     }
+    const enclosed = enclosedLetter(cp);
+    if (enclosed) {
+      b.push(enclosed, i);
+      i += width;
+      continue;
+    }
     const ch = String.fromCodePoint(cp);
-    if (isLookalikeScript(cp) || confusableFold.has(cp)) lookalikes = true;
-    b.push(ch.normalize('NFKC').toLowerCase(), i);
+    const lower = ch.normalize('NFKC').toLowerCase();
+    const fold = confusableFold.get(cp);
+    if (fold || isLookalikeScript(cp)) {
+      lookalikes = true;
+      if (fold && lower.length === 1 && confusableFold.get(lower.codePointAt(0)!) !== fold)
+        (rawFolds ??= new Map()).set(b.chars.length, fold);
+    }
+    b.push(lower, i);
     i += width;
   }
   // Fold look-alike letters inside words that also hold ASCII letters, so Russian or Greek text
   // stays itself while "іgnоrе" (Cyrillic і, о, е) becomes "ignore". In text whose letters are
-  // Latin or look-alikes only (no Cyrillic or Greek letter without a Latin twin), a word made of
+  // Latin or look-alikes only (no letter of another script without a Latin twin), a word made of
   // look-alikes alone ("аll", "ѕуѕ") is folded too: real Russian or Greek always has such letters.
   const chars = b.chars;
-  const latinText = lookalikes && !hasForeignLetter(chars);
+  const latinText = lookalikes && !hasForeignLetter(chars, rawFolds);
   let w = lookalikes ? 0 : chars.length;
   while (w < chars.length) {
     if (!/\p{L}/u.test(chars[w]!)) {
@@ -297,7 +318,7 @@ function normalize(
     if (look && (ascii || latinText)) {
       signals.mixedScriptWords++;
       for (let k = w; k < e; k++) {
-        const f = confusableFold.get(chars[k]!.codePointAt(0)!);
+        const f = rawFolds?.get(k) ?? confusableFold.get(chars[k]!.codePointAt(0)!);
         if (f) chars[k] = f;
       }
     }
@@ -308,12 +329,12 @@ function normalize(
   return { view, tags };
 }
 
-/** Separator of spaced-out letters: one of ` .-_*|/` (a code-unit test, called per character). */
+/** Separator of spaced-out letters: one of ` .-_*|/` or a line break (a code-unit test, per character). */
 const isSpacedSep = (c: number) =>
-  c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47;
+  c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47 || c === 10;
 // Non-ASCII counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{80}-\\u{10FFFF}]';
-const SEP = '[ .\\-_*|/]{1,3}';
+const SEP = '[ .\\-_*|/\\n]{1,3}';
 /**
  * Four lone letters with separators between them. A V8 RegExp, not RE2 (1.4 against 2.0 µs on a
  * 1.6 KB field, and no UTF-8 copy of the view): its match is at most 13 characters long and each
@@ -327,6 +348,28 @@ const LEET_HINT = /[a-z][013457@$89]|[013457@$89!][a-z]/;
 /** Raw index of view character i. */
 function rawIndexAt(view: TextView, i: number): number {
   return view.identity ? i : (view.map?.[i] ?? view.segStart);
+}
+
+/**
+ * The separator of the run of lone letters starting at `i`: the commonest of its first eight gaps
+ * (the shorter on a tie), so "i   a m   o u t" is spaced by " " and "i. g. n / a. l. l" by ". ";
+ * any other gap is a word break ("i-g-n-o-r-e a-l-l", "i g n o r e   a l l").
+ */
+function runSeparator(t: string, i: number, isL: (k: number) => boolean): string {
+  const counts = new Map<string, number>();
+  for (let j = i, n = 0; n < 8 && isL(j) && !isL(j + 1); n++) {
+    let k = j + 1;
+    while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= 4) k++;
+    if (k >= t.length || !isL(k) || isL(k + 1) || k === j + 1) break;
+    const gap = t.slice(j + 1, k);
+    counts.set(gap, (counts.get(gap) ?? 0) + 1);
+    j = k;
+  }
+  let best = '';
+  let most = 0;
+  for (const [gap, n] of counts)
+    if (n > most || (n === most && gap.length < best.length)) [best, most] = [gap, n];
+  return best;
 }
 
 /** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
@@ -351,8 +394,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       b.copyFrom(src, pending, i);
       pending = i;
       const mark = b.mark();
-      // The run's separator; a gap that is wider or of another kind ("i-g-n-o-r-e a-l-l") is a word break.
-      const runSep = t.charCodeAt(i + 1);
+      const runSep = runSeparator(t, i, isL);
       let j = i;
       let letters = 0;
       while (j < t.length && isL(j) && !isL(j + 1)) {
@@ -364,7 +406,13 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
           j++;
           break;
         }
-        if (k - j - 1 >= 2 || t.charCodeAt(j + 1) !== runSep) b.push(' ', at(j + 1));
+        if (k - j - 1 !== runSep.length || !t.startsWith(runSep, j + 1)) {
+          // A word break; a line break in it stays, with its full stop ("t-o-r-i-n-g.\nn-e-v-e-r"),
+          // unless the letters themselves are a line each.
+          if (!runSep.includes('\n') && t.slice(j + 1, k).includes('\n'))
+            for (let g = j + 1; g < k; g++) b.push(t[g]!, at(g));
+          else b.push(' ', at(j + 1));
+        }
         j = k;
       }
       if (letters >= 4) {
@@ -392,15 +440,42 @@ const MAX_LEET_TOKEN = 16;
 const isTokenChar = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
 
-/**
- * Undoes leetspeak as a skeleton: leet characters inside letter-bearing tokens become letters, and
- * every `l` becomes `i` (1 stands for both), so rules run on this view are compiled with l→i too.
- */
-function unleet(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+/** `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones. */
+function readLeetGroups(src: TextView): TextView | undefined {
   const t = src.text;
-  if (!LEET_HINT.test(t)) return undefined;
+  // All distinctive groups but "(_)", "[-" and "'/" hold a bar or a backslash; a text with neither is
+  // not read (those three alone are rare as leetspeak and common as punctuation).
+  if (!t.includes('|') && !t.includes('\\')) return undefined;
+  const kinds = new Set<string>();
+  LEET_GROUP_HINT.lastIndex = 0;
+  for (let m = LEET_GROUP_HINT.exec(t); m && kinds.size < 3; m = LEET_GROUP_HINT.exec(t)) kinds.add(m[0]);
+  if (kinds.size < 3) return undefined;
+  const b = new ViewBuilder(t.length);
+  let copied = 0;
+  LEET_GROUP.lastIndex = 0;
+  for (let m = LEET_GROUP.exec(t); m; m = LEET_GROUP.exec(t)) {
+    b.copyFrom(src, copied, m.index);
+    b.push(LEET_GROUPS[m[0]]!, rawIndexAt(src, m.index));
+    copied = m.index + m[0].length;
+  }
+  b.copyFrom(src, copied, t.length);
+  return b.done(src.name, src.segStart, src.segEnd);
+}
+
+/**
+ * Undoes leetspeak as a skeleton: multi-symbol letters where a text holds several (readLeetGroups),
+ * then leet characters inside letter-bearing tokens become letters, and every `l` becomes `i` (1
+ * stands for both), so rules run on this view are compiled with l→i too.
+ */
+function unleet(plain: TextView, signals: ObfuscationSignals): TextView | undefined {
+  const grouped = readLeetGroups(plain);
+  const src = grouped ?? plain;
+  const t = src.text;
+  if (!grouped && !LEET_HINT.test(t)) return undefined;
   let out = '';
-  let changed = false;
+  let changed = grouped !== undefined;
+  // Several leet letters: the injection detector reads a leet view from two leet tokens on.
+  if (grouped) signals.leetTokens += 2;
   // Only tokens (runs of [a-z0-9@$]) holding a digit, @ or $ can change: jump from one such
   // character to the next. Tokens are measured in place; the text is copied only around the ones
   // that change (most fields with digits have none: phone numbers, dates, keys).
@@ -543,9 +618,19 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       segEnd: raw.length,
     };
     addHidden(views, view, opts.derived === false ? undefined : signals);
+    // What the tag characters spell may itself be encoded or rotated.
+    if (opts.derived !== false)
+      for (const d of decodeSegments(tags))
+        addHidden(views, { ...view, name: d.encoding, text: normalizeHidden(d.text) }, signals);
   }
   if (opts.derived === false) return { raw, normalized, views, signals };
   const head = prefixView(normalized, MAX_DERIVED_CHARS);
+  // Rotated text (ROT13, another Caesar shift, ROT47) whose words invisible characters split or
+  // look-alike letters disguise reads as rotated once they are dropped and folded (the raw text's
+  // own rotation is decoded below).
+  const unrotated = (signals.invisible > 0 || signals.mixedScriptWords > 0) && unrotatedText(head.text);
+  if (unrotated)
+    addHidden(views, { name: 'rot13', text: unrotated, segStart: 0, segEnd: raw.length }, signals);
   // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
   const respelled = respell(head);
   if (respelled) views.push(respelled);
