@@ -351,6 +351,16 @@ function rawIndexAt(view: TextView, i: number): number {
 }
 
 /**
+ * Where the lone letter after the letter at `j` starts, past a gap of one to four separators; -1 when
+ * no lone letter follows such a gap.
+ */
+function nextLoneLetter(t: string, j: number, isL: (k: number) => boolean): number {
+  let k = j + 1;
+  while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= 4) k++;
+  return k >= t.length || !isL(k) || isL(k + 1) || k === j + 1 ? -1 : k;
+}
+
+/**
  * The separator of the run of lone letters starting at `i`: the commonest of its first eight gaps
  * (the shorter on a tie), so "i   a m   o u t" is spaced by " " and "i. g. n / a. l. l" by ". ";
  * any other gap is a word break ("i-g-n-o-r-e a-l-l", "i g n o r e   a l l").
@@ -358,9 +368,8 @@ function rawIndexAt(view: TextView, i: number): number {
 function runSeparator(t: string, i: number, isL: (k: number) => boolean): string {
   const counts = new Map<string, number>();
   for (let j = i, n = 0; n < 8 && isL(j) && !isL(j + 1); n++) {
-    let k = j + 1;
-    while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= 4) k++;
-    if (k >= t.length || !isL(k) || isL(k + 1) || k === j + 1) break;
+    const k = nextLoneLetter(t, j, isL);
+    if (k < 0) break;
     const gap = t.slice(j + 1, k);
     counts.set(gap, (counts.get(gap) ?? 0) + 1);
     j = k;
@@ -400,9 +409,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       while (j < t.length && isL(j) && !isL(j + 1)) {
         b.push(t[j]!, at(j));
         letters++;
-        let k = j + 1;
-        while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= 4) k++;
-        if (k >= t.length || !isL(k) || isL(k + 1) || k === j + 1) {
+        const k = nextLoneLetter(t, j, isL);
+        if (k < 0) {
           j++;
           break;
         }
