@@ -93,26 +93,34 @@ const SHIFTED_ANY = new RegExp(`\\b(?:${trieSource([...SHIFTED_COMMON.keys()].so
  * ROT13 is, anywhere).
  */
 function rotationEvidence(text: string): { shift: number; evidence: 0 | 1 | 2 } {
-  ROT13_ANY.lastIndex = 0;
-  let first: string | undefined;
-  for (let m = ROT13_ANY.exec(text); m; m = ROT13_ANY.exec(text)) {
-    if (m[1] !== undefined) return { shift: 13, evidence: 2 };
-    const word = m[0].toLowerCase();
-    if (first === undefined) first = word;
-    else if (word !== first) return { shift: 13, evidence: 2 };
-  }
-  if (first !== undefined) return { shift: 13, evidence: 1 };
+  const rot13Words = markedClass(ROT13_ANY, text, () => 13);
+  if (rot13Words.marked !== undefined) return { shift: 13, evidence: 2 };
+  if (rot13Words.seen) return { shift: 13, evidence: 1 };
   if (text.includes(' the ') || text.includes('The ')) return { shift: 0, evidence: 0 };
-  SHIFTED_ANY.lastIndex = 0;
+  const shift = markedClass(SHIFTED_ANY, text, (word) => SHIFTED_COMMON.get(word)!).marked;
+  return shift === undefined ? { shift: 0, evidence: 0 } : { shift, evidence: 2 };
+}
+
+/**
+ * The matches of the global `re` (group 1 a hint word) over `text`, by class (`classOf` a word's,
+ * lower-cased): the first class a hint or two different words mark, and whether any word was seen.
+ */
+function markedClass(
+  re: RegExp,
+  text: string,
+  classOf: (word: string) => number,
+): { marked: number | undefined; seen: boolean } {
+  re.lastIndex = 0;
   let firsts: Map<number, string> | undefined;
-  for (let m = SHIFTED_ANY.exec(text); m; m = SHIFTED_ANY.exec(text)) {
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     const word = m[0].toLowerCase();
-    const shift = SHIFTED_COMMON.get(word)!;
-    const seen = (firsts ??= new Map()).get(shift);
-    if (seen === undefined) firsts.set(shift, word);
-    else if (seen !== word) return { shift, evidence: 2 };
+    const k = classOf(word);
+    if (m[1] !== undefined) return { marked: k, seen: true };
+    const first = (firsts ??= new Map()).get(k);
+    if (first === undefined) firsts.set(k, word);
+    else if (first !== word) return { marked: k, seen: true };
   }
-  return { shift: 0, evidence: 0 };
+  return { marked: undefined, seen: firsts !== undefined };
 }
 
 /** ROT47: every printable ASCII character but the space moved 47 places among the 94. */
@@ -135,14 +143,7 @@ const ROT47_ANY = new RegExp(
 );
 function looksRot47(text: string): boolean {
   if (!text.includes('?') || !text.includes('@') || !text.includes(':')) return false;
-  ROT47_ANY.lastIndex = 0;
-  let first: string | undefined;
-  for (let m = ROT47_ANY.exec(text); m; m = ROT47_ANY.exec(text)) {
-    if (m[1] !== undefined) return true;
-    if (first === undefined) first = m[0];
-    else if (m[0] !== first) return true;
-  }
-  return false;
+  return markedClass(ROT47_ANY, text, () => 47).marked !== undefined;
 }
 
 /** Leetspeak's stand-ins and the letters they stand for (the leet view folds them back). */
