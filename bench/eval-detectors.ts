@@ -30,6 +30,7 @@ import {
 import { generateObfuscations } from './gen-obfuscations';
 import { FAMILIES_B, obfuscateB } from './support/obfuscations-b';
 import { FAMILIES_C, obfuscateC } from './support/obfuscations-c';
+import { FAMILIES_D, obfuscateD } from './support/obfuscations-d';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -516,10 +517,10 @@ export function evalInjectionRandomSplit() {
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
  * hidden the same way, with the shipped model. Then the same bases hidden by two other hands'
- * generators (bench/support/obfuscations-b.ts and -c.ts, each written without reading the decoder
- * or any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
- * and Cherokee look-alikes, a letter a line, Caesar shifts, …) are not the first one's. The second
- * hand's misses were read and shaped 2026.12.26; the third's set is held out.
+ * generators (bench/support/obfuscations-b.ts, -c.ts and -d.ts, each written without reading the
+ * decoder or any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes,
+ * Armenian and Cherokee look-alikes, a letter a line, Caesar shifts, …) are not the first one's. The
+ * second hand's misses shaped 2026.12.26, the third's 2026.12.27; the fourth's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -545,10 +546,16 @@ export function evalObfuscations() {
   printObfuscationTable(hiddenBy(FAMILIES_B, obfuscateB));
   console.log(
     '\n## Obfuscation families by a third hand (bench/support/obfuscations-c.ts, seed 7, the same bases;\n' +
-      'held out: first scored after 2026.12.26 was written, nothing changed for it; its rot13 family\n' +
-      'also holds Caesar shifts, ROT47 and Atbash).',
+      'held out for 2026.12.26, whose figures were first scored after it was written; its misses\n' +
+      '(Atbash, marks that change between letters, Caesar shifts inside comments) shaped 2026.12.27).',
   );
   printObfuscationTable(hiddenBy(FAMILIES_C, obfuscateC));
+  console.log(
+    '\n## Obfuscation families by a fourth hand (bench/support/obfuscations-d.ts, seed 7, the same bases;\n' +
+      'held out for 2026.12.27: written while it was, scored once before and once after; its rot13\n' +
+      'family also holds Morse code, its framings ask to decode and obey benign texts too).',
+  );
+  printObfuscationTable(hiddenBy(FAMILIES_D, obfuscateD));
 }
 
 function printObfuscationTable(

@@ -69,9 +69,30 @@ function rotate(s: string, k: number): string {
 }
 const rot13 = (s: string) => rotate(s, 13);
 
-/** Each common word under every shift but none and ROT13 (the other Caesar shifts), and its shift. */
+/**
+ * Atbash: every letter mirrored in the alphabet (a is z, b is y), its own inverse. Jailbreak guides
+ * offer it beside Caesar's shifts.
+ */
+function atbash(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 65 && c <= 90) out += String.fromCharCode(155 - c);
+    else if (c >= 97 && c <= 122) out += String.fromCharCode(219 - c);
+    else out += s[i];
+  }
+  return out;
+}
+/** The class of Atbash's words among the shifts' (no shift undoes it). */
+const ATBASH = -1;
+
+/**
+ * Each common word under every shift but none and ROT13 (the other Caesar shifts), and its shift;
+ * then under Atbash, where no shift already wrote the same word.
+ */
 const SHIFTED_COMMON = new Map<string, number>();
 for (let k = 1; k < 26; k++) if (k !== 13) for (const w of COMMON_WORDS) SHIFTED_COMMON.set(rotate(w, k), k);
+for (const w of COMMON_WORDS) if (!SHIFTED_COMMON.has(atbash(w))) SHIFTED_COMMON.set(atbash(w), ATBASH);
 /**
  * ROT13's hint and common words in one pass, each list factored into a trie (the engine branches
  * once per letter: 30% faster than the flat alternation on English text). Group 1 is a hint (or
@@ -82,15 +103,15 @@ const ROT13_ANY = new RegExp(
   `\\b(?:(${trieSource(HINT_WORDS.map(rot13))}|rot[- ]?13)|${trieSource(COMMON_WORDS.map(rot13))})\\b`,
   'gi',
 );
-/** The other shifts' common words, read only where ROT13's are not and "the" is not either (below). */
+/** The other shifts' and Atbash's common words, read only where ROT13's and "the" are not (below). */
 const SHIFTED_ANY = new RegExp(`\\b(?:${trieSource([...SHIFTED_COMMON.keys()].sort())})\\b`, 'gi');
 
 /**
- * The shift a text's letters were rotated by and how sure: 2 for a ROT13 hint word or two different
- * common words of one shift, 1 for one ROT13 common word, 0 (and shift 0) for none. The other
- * shifts' words cost half a pass more, so they are read only in a text without "the", which English
- * prose has and a rotated text does not (a Caesar-shifted line inside English prose is not read;
- * ROT13 is, anywhere).
+ * The shift a text's letters were rotated by (ATBASH for Atbash) and how sure: 2 for a ROT13 hint
+ * word or two different common words of one shift, 1 for one ROT13 common word, 0 (and shift 0) for
+ * none. The other shifts' words cost half a pass more, so they are read only in a text without
+ * "the", which English prose has and a rotated text does not (a Caesar-shifted line inside English
+ * prose is not read; ROT13 is, anywhere).
  */
 function rotationEvidence(text: string): { shift: number; evidence: 0 | 1 | 2 } {
   const rot13Words = markedClass(ROT13_ANY, text, () => 13);
@@ -236,14 +257,14 @@ const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('')}]`, 'g');
 
 /**
  * How to rotate the text's letters back, when it reads as rotated: a ROT13 hint word, or two
- * different common words of one shift (ROT13 or another Caesar shift), or ROT47's. ROT13 is also
+ * different common words of one shift (ROT13, another Caesar shift or Atbash), or ROT47's. ROT13 is also
  * read with leetspeak's stand-ins rotated when the text is a decoded one (rare and short) or already
  * shows one common word, so leetspeak under ROT13 (a mix of two) is found without a second scan of
  * every field.
  */
 function rotationOf(text: string, decoded: boolean): ((s: string) => string) | undefined {
   const { shift, evidence } = rotationEvidence(text);
-  if (evidence === 2) return (s) => rotate(s, 26 - shift);
+  if (evidence === 2) return shift === ATBASH ? atbash : (s) => rotate(s, 26 - shift);
   if (looksRot47(text)) return rot47;
   if (!decoded && evidence === 0) return undefined;
   LEET_CHARS.lastIndex = 0;

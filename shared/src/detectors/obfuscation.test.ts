@@ -57,6 +57,16 @@ const hexDump = (s: string) =>
   hex(s)
     .replace(/../g, '$& ')
     .replace(/((?:.. ){16})/g, '$1\n');
+const atbash = (s: string) => s.replace(/[a-z]/g, (c) => String.fromCharCode(219 - c.charCodeAt(0)));
+/** Letters apart by a mark that changes from one letter to the next, words by three spaces. */
+const MARKS = ['.', '+', '*', '_', '/', '-'];
+const changingMarks = (s: string) =>
+  s
+    .split(' ')
+    .map((w) => [...w].map((c, i) => (i ? MARKS[(i * 5 + w.length) % MARKS.length] : '') + c).join(''))
+    .join('   ');
+/** Zero-width spaces for the spaces, so dropping them glues the words together. */
+const zeroWidthSpaces = (s: string) => s.replaceAll(' ', '\u200b');
 /** Armenian and Cherokee look-alikes: o, u, n, h, g as Armenian letters, e and s as Cherokee capitals. */
 const armenian = (s: string) =>
   s.replace(/[ounhges]/g, (c) => ({ o: 'օ', u: 'ս', n: 'ո', h: 'հ', g: 'ց', e: 'Ꭼ', s: 'Ꮪ' })[c]!);
@@ -148,6 +158,19 @@ const FAMILIES: Array<
         .map((w) => [...w].join('\n'))
         .join('\n\n'),
     'despaced',
+  ],
+  ['Atbash', atbash, 'rot13'],
+  ['letters apart by a mark that changes each time', changingMarks, 'despaced'],
+  ['zero-width spaces for the spaces', zeroWidthSpaces, 'zero_width'],
+  [
+    'mix: spaced letters inside Unicode tag characters',
+    (s) => `Thanks for the update.${tags([...s].join('.'))}`,
+    'unicode_tags',
+  ],
+  [
+    'mix: a Caesar shift inside an HTML comment',
+    (s) => `The notes are below.\n<!-- ${caesar(s, 1)} -->`,
+    'rot13',
   ],
   [
     'letters apart by ". ", words by " / "',

@@ -77,6 +77,18 @@ describe('text views', () => {
     expect(view('t-u-t-o-r-s.\nn-e-v-e-r t-e-l-l', 'despaced')?.text).toBe('tutors.\nnever tell');
   });
 
+  it('joins letters apart by a mark that changes, and lets a space part words on a tie', () => {
+    expect(view('s.t+o*p   a_l/l', 'despaced')?.text).toBe('stop all');
+    expect(view('i-g-n-o-r-e a-l-l', 'despaced')?.text).toBe('ignore all');
+    // As many spaces as full stops among the first gaps: the full stop parts the letters.
+    expect(view('I a.m o.u.t o.f t.h.e o.f.f.i.c.e', 'despaced')?.text).toBe('i am out of the office');
+  });
+
+  it('reads zero-width characters as spaces only where they outnumber the spaces fourfold', () => {
+    expect(view('take\u200ba\u200bbrea\u200bth\u200bnow', 'zero_width')?.text).toBe('take a brea th now');
+    expect(view('ta\u200bke a bre\u200bath n\u200bow', 'zero_width')).toBeUndefined();
+  });
+
   it('reads leetspeak drawn with several symbols only where a text holds three kinds of them', () => {
     expect(view("|\\|[-\\/[-|2 '/()(_)", 'leet')?.modelText).toBe('never you');
     expect(view('| 1 |2| 3 |', 'leet')).toBeUndefined();
