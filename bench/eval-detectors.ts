@@ -31,6 +31,8 @@ import { generateObfuscations } from './gen-obfuscations';
 import { FAMILIES_B, obfuscateB } from './support/obfuscations-b';
 import { FAMILIES_C, obfuscateC } from './support/obfuscations-c';
 import { FAMILIES_D, obfuscateD } from './support/obfuscations-d';
+import { FAMILIES_E, obfuscateE } from './support/obfuscations-e';
+import { FAMILIES_F, obfuscateF } from './support/obfuscations-f';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -517,10 +519,11 @@ export function evalInjectionRandomSplit() {
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
  * hidden the same way, with the shipped model. Then the same bases hidden by two other hands'
- * generators (bench/support/obfuscations-b.ts, -c.ts and -d.ts, each written without reading the
- * decoder or any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes,
- * Armenian and Cherokee look-alikes, a letter a line, Caesar shifts, …) are not the first one's. The
- * second hand's misses shaped 2026.12.26, the third's 2026.12.27; the fourth's set is held out.
+ * generators (bench/support/obfuscations-b.ts to -f.ts, each written without reading the decoder or
+ * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
+ * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
+ * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28; the
+ * fifth's and sixth's sets are held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -552,10 +555,21 @@ export function evalObfuscations() {
   printObfuscationTable(hiddenBy(FAMILIES_C, obfuscateC));
   console.log(
     '\n## Obfuscation families by a fourth hand (bench/support/obfuscations-d.ts, seed 7, the same bases;\n' +
-      'held out for 2026.12.27: written while it was, scored once before and once after; its rot13\n' +
-      'family also holds Morse code, its framings ask to decode and obey benign texts too).',
+      'held out for 2026.12.27; its misses (Morse code, UTF-16 base64, base64 word by word, U+ code\n' +
+      'points, quoted character lists, hidden HTML, …) shaped 2026.12.28. Its framings ask to decode\n' +
+      'and obey benign texts too, which the benign figures count as false positives).',
   );
   printObfuscationTable(hiddenBy(FAMILIES_D, obfuscateD));
+  for (const [hand, file, families, hide] of [
+    ['fifth', 'obfuscations-e.ts', FAMILIES_E, obfuscateE],
+    ['sixth', 'obfuscations-f.ts', FAMILIES_F, obfuscateF],
+  ] as const) {
+    console.log(
+      `\n## Obfuscation families by a ${hand} hand (bench/support/${file}, seed 7, the same bases;\n` +
+        'held out for 2026.12.28: written while it was, nothing changed for it).',
+    );
+    printObfuscationTable(hiddenBy(families, hide));
+  }
 }
 
 function printObfuscationTable(

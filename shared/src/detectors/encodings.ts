@@ -3,7 +3,7 @@ import RE2 from 're2';
 import { measureShape, rememberedShape } from './text-shape';
 import { nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
-export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'unicode_escape' | 'html_entity';
+export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'morse' | 'unicode_escape' | 'html_entity';
 
 export interface DecodedSegment {
   encoding: Encoding;
@@ -23,10 +23,10 @@ export const DECODE_LIMITS = {
 };
 
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
-// Hex bytes as `\x41`, as a run of pairs (spaced, colon-separated or broken over lines like a dump),
-// or as C-style `0x41` literals separated by commas or spaces.
+// Hex bytes as `\x41`, as a run of pairs (spaced, colon- or dash-separated, broken over lines like a
+// dump, or behind one `0x`), or as C-style `0x41` literals separated by commas or spaces.
 const HEX = new RE2(
-  '(?:\\\\x[0-9A-Fa-f]{2}){6,}|\\b(?:[0-9A-Fa-f]{2}[ :]?(?:\\r?\\n)?){8,}[0-9A-Fa-f]{2}\\b|' +
+  '(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :-]?(?:\\r?\\n)?){8,}[0-9A-Fa-f]{2}\\b|' +
     '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n)?)){6,}',
   'g',
 );
@@ -109,17 +109,37 @@ const SHIFTED_ANY = new RegExp(`\\b(?:${trieSource([...SHIFTED_COMMON.keys()].so
 /**
  * The shift a text's letters were rotated by (ATBASH for Atbash) and how sure: 2 for a ROT13 hint
  * word or two different common words of one shift, 1 for one ROT13 common word, 0 (and shift 0) for
- * none. The other shifts' words cost half a pass more, so they are read only in a text without
- * "the", which English prose has and a rotated text does not (a Caesar-shifted line inside English
- * prose is not read; ROT13 is, anywhere).
+ * none. The other shifts' words cost half a pass more, so they are read only in a text or line
+ * without "the", which English prose has and a rotated text does not (a Caesar-shifted clause inside
+ * an English sentence is not read; ROT13 is, anywhere).
  */
-function rotationEvidence(text: string): { shift: number; evidence: 0 | 1 | 2 } {
+function rotationEvidence(text: string): { shift: number; evidence: 0 | 1 | 2; byLine?: boolean } {
   const rot13Words = markedClass(ROT13_ANY, text, () => 13);
   if (rot13Words.marked !== undefined) return { shift: 13, evidence: 2 };
   if (rot13Words.seen) return { shift: 13, evidence: 1 };
-  if (text.includes(' the ') || text.includes('The ')) return { shift: 0, evidence: 0 };
-  const shift = markedClass(SHIFTED_ANY, text, (word) => SHIFTED_COMMON.get(word)!).marked;
-  return shift === undefined ? { shift: 0, evidence: 0 } : { shift, evidence: 2 };
+  const shift = shiftedLines(text);
+  return shift === undefined ? { shift: 0, evidence: 0 } : { shift, evidence: 2, byLine: holdsThe(text) };
+}
+
+const holdsThe = (text: string) => text.includes(' the ') || text.includes('The ');
+/** Lines shorter than this are not read for the other shifts alone (a title, a list item). */
+const MIN_SHIFTED_LINE = 24;
+
+/**
+ * The other shifts' (and Atbash's) class that marks the text, read where "the" is not: the whole
+ * text, or, in a text that has "the", its lines that have not (a rotated line under an English
+ * request to decode it).
+ */
+function shiftedLines(text: string): number | undefined {
+  const classOf = (word: string) => SHIFTED_COMMON.get(word)!;
+  if (!holdsThe(text)) return markedClass(SHIFTED_ANY, text, classOf).marked;
+  if (!text.includes('\n')) return undefined;
+  for (const line of text.split('\n')) {
+    if (line.length < MIN_SHIFTED_LINE || holdsThe(line)) continue;
+    const shift = markedClass(SHIFTED_ANY, line, classOf).marked;
+    if (shift !== undefined) return shift;
+  }
+  return undefined;
 }
 
 /**
@@ -167,7 +187,10 @@ function looksRot47(text: string): boolean {
   return markedClass(ROT47_ANY, text, () => 47).marked !== undefined;
 }
 
-/** Leetspeak's stand-ins and the letters they stand for (the leet view folds them back). */
+/**
+ * Leetspeak's stand-ins and the letters they stand for (the leet view folds them back), spam's
+ * currency signs among them. `|` and `+` are read only inside a token with another stand-in.
+ */
 export const LEET: Record<string, string> = {
   '0': 'o',
   '1': 'i',
@@ -180,6 +203,11 @@ export const LEET: Record<string, string> = {
   '@': 'a',
   $: 's',
   '!': 'i',
+  '|': 'l',
+  '+': 't',
+  '€': 'e',
+  '¥': 'y',
+  '¢': 'c',
 };
 
 /**
@@ -253,7 +281,7 @@ function readAsLeet(s: string): string {
  * so its digits are the leet of the plain text.
  */
 const LEET_AS_ROT13 = Object.fromEntries(Object.entries(LEET).map(([k, v]) => [k, rot13(v)]));
-const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('')}]`, 'g');
+const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('').replace(/[|+]/g, '\\$&')}]`, 'g');
 
 /**
  * How to rotate the text's letters back, when it reads as rotated: a ROT13 hint word, or two
@@ -263,8 +291,18 @@ const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('')}]`, 'g');
  * every field.
  */
 function rotationOf(text: string, decoded: boolean): ((s: string) => string) | undefined {
-  const { shift, evidence } = rotationEvidence(text);
-  if (evidence === 2) return shift === ATBASH ? atbash : (s) => rotate(s, 26 - shift);
+  const { shift, evidence, byLine } = rotationEvidence(text);
+  if (evidence === 2) {
+    const undo = shift === ATBASH ? atbash : (s: string) => rotate(s, 26 - shift);
+    // Found on the lines without "the": only those are rotated back, the English ones stay.
+    return byLine
+      ? (s) =>
+          s
+            .split('\n')
+            .map((line) => (holdsThe(line) ? line : undo(line)))
+            .join('\n')
+      : undo;
+  }
   if (looksRot47(text)) return rot47;
   if (!decoded && evidence === 0) return undefined;
   LEET_CHARS.lastIndex = 0;
@@ -330,6 +368,100 @@ function holdsTwo(text: string, marker: string, re: RegExp): boolean {
   return re.test(text) && re.test(text);
 }
 
+/** International Morse code's letters, digits and commoner punctuation. */
+const MORSE: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    a: '.-',
+    b: '-...',
+    c: '-.-.',
+    d: '-..',
+    e: '.',
+    f: '..-.',
+    g: '--.',
+    h: '....',
+    i: '..',
+    j: '.---',
+    k: '-.-',
+    l: '.-..',
+    m: '--',
+    n: '-.',
+    o: '---',
+    p: '.--.',
+    q: '--.-',
+    r: '.-.',
+    s: '...',
+    t: '-',
+    u: '..-',
+    v: '...-',
+    w: '.--',
+    x: '-..-',
+    y: '-.--',
+    z: '--..',
+    '0': '-----',
+    '1': '.----',
+    '2': '..---',
+    '3': '...--',
+    '4': '....-',
+    '5': '.....',
+    '6': '-....',
+    '7': '--...',
+    '8': '---..',
+    '9': '----.',
+    '.': '.-.-.-',
+    ',': '--..--',
+    '?': '..--..',
+    "'": '.----.',
+    '!': '-.-.--',
+    ':': '---...',
+    '"': '.-..-.',
+    '(': '-.--.',
+    ')': '-.--.-',
+    '@': '.--.-.',
+    '/': '-..-.',
+    '-': '-....-',
+  }).map(([ch, code]) => [code, ch]),
+);
+/** Six Morse letters in a row, spaced or slashed apart: the gate before a text is read as Morse. */
+const MORSE_RUN = /(?:[.-]{1,6}(?: *\/ *| +))(?:[.-]{1,6}(?: *\/ *| +|$)){5}/m;
+
+/**
+ * The lines of a text written in Morse code read as letters (words apart by `/` or three spaces);
+ * other lines, such as a sentence asking for the decoding, stay as written. A line is Morse when
+ * eight in ten of its tokens are Morse letters, at least six, of at least three kinds.
+ */
+function unMorse(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const tokens = line.trim().split(/\s+/);
+      const letters = tokens.filter((t) => MORSE[t] !== undefined);
+      const words = tokens.length - tokens.filter((t) => t === '/').length;
+      if (letters.length < 6 || letters.length < words * 0.8 || new Set(letters).size < 3) return line;
+      return line
+        .trim()
+        .split(/\s*\/\s*| {3,}/)
+        .map((word) =>
+          word
+            .split(/\s+/)
+            .map((t) => MORSE[t] ?? t)
+            .join(''),
+        )
+        .join(' ');
+    })
+    .join('\n');
+}
+
+/** Code points written as `U+0049` (Unicode's notation) or `\u{49}` (JavaScript's and Rust's). */
+const CODE_POINT = /U\+([0-9A-Fa-f]{4,6})|\\u\{([0-9A-Fa-f]{1,6})\}/g;
+
+/** The text with its code points written out (one out of Unicode's range stays as written). */
+function unescapeCodePoints(text: string): string {
+  return text.replace(CODE_POINT, (all, plus: string | undefined, braced: string | undefined) => {
+    const cp = parseInt(plus ?? braced!, 16);
+    return cp <= 0x10ffff ? String.fromCodePoint(cp) : all;
+  });
+}
+
 /** The text with its string escapes undone (escaped surrogate halves pair up again). */
 function unescapeString(text: string): string {
   return text.replace(STRING_ESCAPE, (_, hex: string | undefined, ch: string | undefined) =>
@@ -363,13 +495,25 @@ function percentDecode(s: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+/**
+ * Whether decoded bytes are UTF-16LE text (PowerShell's -EncodedCommand, .NET's Unicode): ASCII
+ * letters with a zero byte after each, so nine in ten of the odd bytes are zero.
+ */
+function isUtf16le(bytes: Buffer): boolean {
+  if (bytes.length < 8) return false;
+  let zeros = 0;
+  for (let i = 1; i < bytes.length; i += 2) if (bytes[i] === 0) zeros++;
+  return zeros * 2 >= bytes.length * 0.9;
+}
+
 function decodeOne(encoding: Encoding, s: string): string | undefined {
   try {
     if (encoding === 'base64') {
       if (/^[0-9a-fA-F]+$/.test(s) || /^[A-Za-z]+$/.test(s)) return undefined;
-      return Buffer.from(s, 'base64').toString('utf8');
+      const bytes = Buffer.from(s, 'base64');
+      return bytes.toString(isUtf16le(bytes) ? 'utf16le' : 'utf8');
     }
-    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|0[xX]|[\s:,;]/g, ''), 'hex').toString('utf8');
+    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|0[xX]|[\s:,;-]/g, ''), 'hex').toString('utf8');
     // Escapes whose digits ROT13 moved (`%6S` for `%6F`): the run is ROT13 over percent-encoding.
     if (encoding === 'url') return percentDecode(holdsTwo(s, '%', ROTATED_ESCAPE) ? rot13(s) : s);
     return rot13(s);
@@ -395,7 +539,7 @@ interface Place {
 
 /**
  * Finds and decodes base64, hex, URL-encoded and ROT13 segments and texts written in `\uXXXX`
- * escapes or HTML character references, recursing at most maxDepth times.
+ * escapes, code points, HTML character references or Morse code, recursing at most maxDepth times.
  */
 export function decodeSegments(raw: string): DecodedSegment[] {
   const st: DecodeState = { out: [], budget: DECODE_LIMITS.maxDecodedChars };
@@ -414,12 +558,20 @@ function visit(st: DecodeState, at: Place): void {
       ? undefined
       : ((at.top ? rememberedShape(at.text) : undefined) ?? measureShape(at.text));
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
+  if (PADDED_WORD.test(at.text)) base64Words(st, at);
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
+  if (at.text.includes('=') && at.text.includes('+')) formValues(st, at);
   if (holdsTwo(at.text, '\\u', UNICODE_ESCAPE)) decodeWhole(st, at, 'unicode_escape', unescapeString);
+  if (holdsTwo(at.text, 'U+', CODE_POINT) || holdsTwo(at.text, '\\u{', CODE_POINT))
+    decodeWhole(st, at, 'unicode_escape', unescapeCodePoints);
   // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of named
   // references, numeric ones mapped as browsers map them.
   if (holdsTwo(at.text, '&', HTML_ENTITY)) decodeWhole(st, at, 'html_entity', decodeHTML);
+  if (MORSE_RUN.test(at.text)) {
+    const read = unMorse(at.text);
+    if (read !== at.text) decodeWhole(st, at, 'morse', () => read);
+  }
   const undo = rotationOf(at.text, !at.top);
   if (undo) decodeWhole(st, at, 'rot13', undo);
 }
@@ -431,6 +583,70 @@ function visit(st: DecodeState, at: Place): void {
  */
 export function unrotatedText(text: string): string | undefined {
   return rotationOf(text, false)?.(text);
+}
+
+/** A padded base64 word followed by another: the mark of a text encoded word by word. */
+const PADDED_WORD = /[A-Za-z0-9]==? [A-Za-z0-9+/]/;
+const BASE64_WORD = /^[A-Za-z0-9+/]{2,}={0,2}$/;
+/** Fewest words of a run read as base64 word by word. */
+const MIN_BASE64_WORDS = 4;
+
+/**
+ * A text encoded in base64 word by word ("SWdub3Jl YWxs cHJldmlvdXM="), whose words are too short
+ * for the base64 pattern: runs of four or more words that are base64 (a multiple of four long), one
+ * padded at least, decoded word by word when the result reads as text.
+ */
+function base64Words(st: DecodeState, at: Place): void {
+  const words = at.text.split(/(\s+)/);
+  let offset = 0;
+  let run: string[] = [];
+  let runStart = 0;
+  const flush = (end: number) => {
+    if (run.length >= MIN_BASE64_WORDS && run.some((w) => w.endsWith('='))) {
+      const text = run.map((w) => Buffer.from(w, 'base64').toString('utf8')).join(' ');
+      if (readable(text) && st.out.length < DECODE_LIMITS.maxSegments && st.budget > 0) {
+        const start = at.top ? runStart : at.start;
+        st.out.push({ encoding: 'base64', text, start, end: at.top ? end : at.end, depth: at.depth });
+        st.budget -= text.length;
+      }
+    }
+    run = [];
+  };
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    if (k % 2 === 0) {
+      if (w.length % 4 === 0 && BASE64_WORD.test(w)) {
+        if (!run.length) runStart = offset;
+        run.push(w);
+      } else flush(offset);
+    }
+    offset += w.length;
+  }
+  flush(offset);
+}
+
+/** A URL's query or form value that holds three `+` (spaces): a text passed in a link. */
+const FORM_VALUE = /[?&][\w.-]{1,32}=([^\s&#=+]*(?:\+[^\s&#=+]*){3,})/g;
+
+/**
+ * Query and form values written with `+` for spaces ("?q=ignore+all+previous+instructions"), which
+ * the percent-escape pattern misses when they have few escapes or none.
+ */
+function formValues(st: DecodeState, at: Place): void {
+  FORM_VALUE.lastIndex = 0;
+  for (let m = FORM_VALUE.exec(at.text); m; m = FORM_VALUE.exec(at.text)) {
+    if (st.out.length >= DECODE_LIMITS.maxSegments || st.budget <= 0) return;
+    const text = percentDecode(m[1]!.slice(0, DECODE_LIMITS.maxSegmentChars));
+    const start = at.top ? m.index : at.start;
+    st.out.push({
+      encoding: 'url',
+      text,
+      start,
+      end: at.top ? start + m[0].length : at.end,
+      depth: at.depth,
+    });
+    st.budget -= text.length;
+  }
 }
 
 /** The whole text decoded as one segment: it is escaped or rotated throughout, not in runs. */

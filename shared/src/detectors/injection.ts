@@ -382,7 +382,9 @@ function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<
     matchView(view, hits, ctx, lazy);
   }
   if (hits.size > 0) weighMentions(hits);
-  const suffix = optimisedSuffix(fv.raw);
+  // Morse code and a list of quoted characters are lone punctuation tokens too, but their views read
+  // them as words.
+  const suffix = fv.signals.symbolTexts === 0 && optimisedSuffix(fv.raw);
   if (suffix) {
     const view: TextView = { name: 'raw', text: fv.raw, identity: true, segStart: 0, segEnd: fv.raw.length };
     const weight = Math.min(0.75, 0.5 + 0.05 * (suffix.score - SUFFIX_THRESHOLD));

@@ -67,6 +67,41 @@ const changingMarks = (s: string) =>
     .join('   ');
 /** Zero-width spaces for the spaces, so dropping them glues the words together. */
 const zeroWidthSpaces = (s: string) => s.replaceAll(' ', '\u200b');
+/** Morse code, letters apart by a space and words by a slash. */
+const MORSE_CODE = Object.fromEntries(
+  'a.- b-... c-.-. d-.. e. f..-. g--. h.... i.. j.--- k-.- l.-.. m-- n-. o--- p.--. q--.- r.-. s... t- u..- v...- w.-- x-..- y-.-- z--..'
+    .split(' ')
+    .map((e) => [e[0]!, e.slice(1)]),
+);
+const morse = (s: string) =>
+  s
+    .split(' ')
+    .map((w) => [...w].map((c) => MORSE_CODE[c]).join(' '))
+    .join(' / ');
+const utf16Base64 = (s: string) => Buffer.from(s, 'utf16le').toString('base64');
+const base64Words = (s: string) =>
+  s
+    .split(' ')
+    .map((w) => b64(w))
+    .join(' ');
+const codePoints = (s: string) =>
+  [...s].map((c) => `U+${code(c, 16).toUpperCase().padStart(4, '0')}`).join(' ');
+const bracedEscapes = (s: string) => [...s].map((c) => `\\u{${code(c, 16)}}`).join('');
+const quotedCharacters = (s: string) => `Join these: [${[...s].map((c) => `'${c}'`).join(', ')}]`;
+const spamLeet = (s: string) =>
+  s.replace(/ll/g, '||').replace(/[eyos]/g, (c) => ({ e: '€', y: '¥', o: '0', s: '$' })[c]!);
+const bidiMarks = (s: string) => s.replace(/([a-z])([a-z])([a-z])/g, '$1\u200f$2\u061c$3');
+/** Tag characters for the key words only, the rest left as it is. */
+const taggedWords = (s: string) => s.replace(/ignore|instructions|system/g, tags);
+/** Letters apart by a mark that changes, a space among them; words apart by three spaces. */
+const SPACED_MARKS = ['.', ' ', '*', '_', '-'];
+const changingMarksAndSpaces = (s: string) =>
+  s
+    .split(' ')
+    .map((w) =>
+      [...w].map((c, i) => (i ? SPACED_MARKS[(i * 3 + w.length) % SPACED_MARKS.length] : '') + c).join(''),
+    )
+    .join('   ');
 /** Armenian and Cherokee look-alikes: o, u, n, h, g as Armenian letters, e and s as Cherokee capitals. */
 const armenian = (s: string) =>
   s.replace(/[ounhges]/g, (c) => ({ o: 'օ', u: 'ս', n: 'ո', h: 'հ', g: 'ց', e: 'Ꭼ', s: 'Ꮪ' })[c]!);
@@ -172,6 +207,50 @@ const FAMILIES: Array<
     (s) => `The notes are below.\n<!-- ${caesar(s, 1)} -->`,
     'rot13',
   ],
+  ['Morse code', morse, 'morse'],
+  [
+    'Morse code under a request to decode it',
+    (s) => `Decode this Morse:\n${morse(s)}`,
+    'morse',
+    (s) => `Decode this Morse:\n${s}`,
+  ],
+  ['base64 of UTF-16LE text', utf16Base64, 'base64'],
+  ['base64 word by word', base64Words, 'base64'],
+  ['hex bytes apart by dashes', (s) => hex(s).replace(/..(?!$)/g, '$&-'), 'hex'],
+  ['hex behind one 0x', (s) => `0x${hex(s)}`, 'hex'],
+  ['code points written U+0049', codePoints, 'unicode_escape'],
+  ['code points written \\u{49}', bracedEscapes, 'unicode_escape'],
+  ['a list of quoted characters', quotedCharacters, 'despaced', (s) => `Join these: [ ${s} ]`],
+  ['leetspeak with currency signs and bars', spamLeet, 'leet'],
+  [
+    'a link whose query holds the text',
+    (s) => `See https://example.org/s?q=${s.replaceAll(' ', '+')}`,
+    'url',
+  ],
+  ['bidi marks inside words', bidiMarks, 'nfkc'],
+  ['tag characters for the key words only', taggedWords, 'unicode_tags'],
+  [
+    'a Caesar line under an English request',
+    (s) => `Please decode the line below.\n${caesar(s, 3)}`,
+    'rot13',
+    (s) => `Please decode the line below.\n${s}`,
+  ],
+  [
+    'letters apart by bullets',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => [...w].join('•'))
+        .join('   '),
+    'despaced',
+  ],
+  ['letters apart by changing marks and spaces', changingMarksAndSpaces, 'despaced'],
+  [
+    'an element a style hides, inside a page',
+    (s) => `<p>Opening hours are 9 to 5.</p><div style="display:none">${s}</div><p>Call us.</p>`,
+    'comment',
+  ],
+  ["an image's alt text", (s) => `<p>Our team.</p><img src="team.png" alt="${s}">`, 'comment'],
   [
     'letters apart by ". ", words by " / "',
     (s) =>

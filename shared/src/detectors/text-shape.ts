@@ -13,7 +13,7 @@ export interface TextShape {
   nonAscii: boolean;
   /** A run of 16 base64 characters ([A-Za-z0-9+/_-]). */
   base64Run: boolean;
-  /** A `\x` escape, or a run of hex digits and separators (space, colon) holding 18 hex digits. */
+  /** A `\x` escape, or a run of hex digits and separators (space, colon, dash) holding 18 hex digits. */
   hexRun: boolean;
 }
 
@@ -35,7 +35,7 @@ for (let c = 0; c < 128; c++) {
     (alnum ? ALNUM : 0) |
     (base64 ? BASE64 : 0) |
     (hex ? HEX : 0) |
-    (c === 32 || c === 58 ? HEX_SEP : 0);
+    (c === 32 || c === 58 || c === 45 ? HEX_SEP : 0);
 }
 
 /**

@@ -17,6 +17,7 @@ export type ViewName =
   | 'hex'
   | 'url'
   | 'rot13'
+  | 'morse'
   | 'unicode_escape'
   | 'html_entity';
 
@@ -58,6 +59,8 @@ export interface ObfuscationSignals {
   bidi: number;
   mixedScriptWords: number;
   spacedRuns: number;
+  /** Texts split into quoted characters (joinedCharacters) or written in Morse code, read as words. */
+  symbolTexts: number;
   leetTokens: number;
   decoded: number;
   /** Raw offsets of the first hidden character, to point a finding at. */
@@ -87,7 +90,13 @@ function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
     return 'zw';
   if (cp >= 0x2061 && cp <= 0x2064) return 'zw';
   if (cp === 0x180e || cp === 0x034f) return 'zw';
-  if (cp === 0x200e || cp === 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069))
+  if (
+    cp === 0x200e ||
+    cp === 0x200f ||
+    cp === 0x061c ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069)
+  )
     return 'bidi';
   if (cp >= 0xe0000 && cp <= 0xe007f) return 'tag';
   if (cp >= 0xfe00 && cp <= 0xfe0f) return 'zw';
@@ -101,7 +110,7 @@ function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
 const ZERO_WIDTH = /[\u00ad\u180e\u200b\u200c\u2060-\u2064\ufeff]|\u200d|\u034f|[\ufe00-\ufe0f]/g;
 /** Any character isInvisible names: zero-width, bidi controls, tag characters (as surrogate pairs). */
 const HIDDEN = new RegExp(
-  String.raw`${ZERO_WIDTH.source}|[\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]`,
+  String.raw`${ZERO_WIDTH.source}|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]`,
 );
 
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
@@ -160,6 +169,10 @@ class ViewBuilder {
       this.idx = next;
     }
   }
+  /** Characters pushed so far. */
+  get length(): number {
+    return this.n;
+  }
   /** Number of pushed parts, for rolling back a tentative run. */
   mark(): [number, number] {
     return [this.chars.length, this.n];
@@ -210,8 +223,16 @@ function unescapeBreaks(text: string): string {
   return text.includes('\\') ? text.replace(/\\[nrt]/g, '  ') : text;
 }
 
+/** A text's normalised view and the ASCII its tag characters spell, with where each stood. */
+interface Normalized {
+  view: TextView;
+  tags: string;
+  /** The normalised view's offset at each of `tags`' characters. */
+  tagsAt: number[];
+}
+
 /** The normalised view of a text that only needed lower-casing (`lower`), index for index. */
-function lowerCased(lower: string, ascii: boolean): { view: TextView; tags: string } {
+function lowerCased(lower: string, ascii: boolean): Normalized {
   return {
     view: {
       name: 'nfkc',
@@ -222,15 +243,12 @@ function lowerCased(lower: string, ascii: boolean): { view: TextView; tags: stri
       segEnd: lower.length,
     },
     tags: '',
+    tagsAt: [],
   };
 }
 
 /** NFKC (per character), lower-case, hidden characters dropped, homoglyphs folded inside mixed words. */
-function normalize(
-  raw: string,
-  signals: ObfuscationSignals,
-  shape = textShape(raw),
-): { view: TextView; tags: string } {
+function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(raw)): Normalized {
   if (!shape.nonAscii) return lowerCased(raw.toLowerCase(), true);
   // Without look-alike letters the per-character parts are never revisited, so ASCII runs can be
   // appended whole (most non-ASCII text is still mostly ASCII).
@@ -251,6 +269,7 @@ function normalize(
   // and υ is u; ϲ, a lunate sigma, is c and its NFKC form ς none).
   let rawFolds: Map<number, string> | undefined;
   let tags = '';
+  const tagsAt: number[] = [];
   for (let i = 0; i < raw.length;) {
     const c = raw.charCodeAt(i);
     if (c < 0x80) {
@@ -275,7 +294,10 @@ function normalize(
       if (hidden === 'tag') {
         signals.tagChars++;
         // Unicode tag characters mirror ASCII: "ASCII smuggling" hides a whole instruction in them.
-        if (cp >= 0xe0020 && cp <= 0xe007e) tags += String.fromCharCode(cp - 0xe0000);
+        if (cp >= 0xe0020 && cp <= 0xe007e) {
+          tags += String.fromCharCode(cp - 0xe0000);
+          tagsAt.push(b.length);
+        }
       }
       i += width;
       continue;
@@ -329,15 +351,25 @@ function normalize(
   }
   const view = b.done('nfkc', 0, raw.length);
   view.text = unescapeBreaks(view.text);
-  return { view, tags };
+  return { view, tags, tagsAt };
 }
 
-/** Separator of spaced-out letters: one of ` .-_*|/+` or a line break (a code-unit test, per character). */
+/** Separator of spaced-out letters: one of ` .-_*|/+•·` or a line break (a code-unit test, per character). */
 const isSpacedSep = (c: number) =>
-  c === 32 || c === 46 || c === 45 || c === 95 || c === 42 || c === 124 || c === 47 || c === 43 || c === 10;
-// Non-ASCII counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5").
-const L = '[a-z0-9@$!\\u{80}-\\u{10FFFF}]';
-const SEP = '[ .\\-_*|/+\\n]{1,3}';
+  c === 32 ||
+  c === 46 ||
+  c === 45 ||
+  c === 95 ||
+  c === 42 ||
+  c === 124 ||
+  c === 47 ||
+  c === 43 ||
+  c === 10 ||
+  c === 0x2022 ||
+  c === 0xb7;
+// Non-ASCII but the bullet counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5").
+const L = '[a-z0-9@$!\\u{c0}-\\u{2021}\\u{2023}-\\u{10FFFF}]';
+const SEP = '[ .\\-_*|/+\\n\\u{2022}\\u{b7}]{1,3}';
 /**
  * Four lone letters with separators between them. A V8 RegExp, not RE2 (1.4 against 2.0 µs on a
  * 1.6 KB field, and no UTF-8 copy of the view): its match is at most 13 characters long and each
@@ -346,7 +378,7 @@ const SEP = '[ .\\-_*|/+\\n]{1,3}';
  */
 const SPACED_HINT = new RegExp(`(?<!${L})${L}${SEP}${L}${SEP}${L}${SEP}${L}(?!${L})`, 'u');
 // Leet gate: a letter next to a leet digit/symbol somewhere in the text.
-const LEET_HINT = /[a-z][013457@$89]|[013457@$89!][a-z]/;
+const LEET_HINT = /[a-z][013457@$89€¥¢]|[013457@$89!€¥¢][a-z]/;
 
 /** Raw index of view character i. */
 function rawIndexAt(view: TextView, i: number): number {
@@ -363,15 +395,29 @@ function nextLoneLetter(t: string, j: number, isL: (k: number) => boolean): numb
   return k >= t.length || !isL(k) || isL(k + 1) || k === j + 1 ? -1 : k;
 }
 
+/** How a run of lone letters is spaced out (runSeparator). */
+interface RunGaps {
+  /** The gap between letters of one word. */
+  sep: string;
+  /**
+   * Letters are parted by marks that change, and words by a gap of three characters or more ("   ",
+   * " / "), so a lone space between letters is one more changing mark.
+   */
+  wide: boolean;
+}
+
+/** Gaps of a run read to tell how it is spaced out. */
+const RUN_GAPS_READ = 16;
+
 /**
- * The separator of the run of lone letters starting at `i`: the commonest of its first eight gaps
+ * The separator of the run of lone letters starting at `i`: the commonest of its first sixteen gaps
  * (the shorter on a tie, then the one without a space), so "i   a m   o u t" is spaced by " " and
  * "i. g. n / a. l. l" by ". "; any other gap is a word break ("i-g-n-o-r-e a-l-l", "i g n o r e
- * a l l") unless both are one mark (sameGap).
+ * a l l") unless both are one character (sameGap).
  */
-function runSeparator(t: string, i: number, isL: (k: number) => boolean): string {
+function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGaps {
   const counts = new Map<string, number>();
-  for (let j = i, n = 0; n < 8 && isL(j) && !isL(j + 1); n++) {
+  for (let j = i, n = 0; n < RUN_GAPS_READ && isL(j) && !isL(j + 1); n++) {
     const k = nextLoneLetter(t, j, isL);
     if (k < 0) break;
     const gap = t.slice(j + 1, k);
@@ -384,17 +430,24 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): string
   const rank = (gap: string) => gap.length * 2 + (gap.includes(' ') ? 1 : 0);
   for (const [gap, n] of counts)
     if (n > most || (n === most && rank(gap) < rank(best))) [best, most] = [gap, n];
-  return best;
+  const gaps = [...counts.keys()];
+  const marks = gaps.filter((gap) => gap.length === 1 && gap !== ' ' && gap !== '\n').length;
+  return { sep: best, wide: marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n')) };
 }
 
 /**
- * Whether `gap` parts letters as the run's separator `sep` does: the same, or both one character and
- * the gap no space, so letters parted by a mark that changes ("s.t+o*p") stay one word while
- * "i-g-n-o-r-e a-l-l" is two.
+ * Whether the gap [from, to) parts letters as the run's separator does: the same, or both one
+ * character, so letters parted by a mark that changes ("s.t+o*p") stay one word. A one-character
+ * gap that is a space or a line break parts words ("i-g-n-o-r-e a-l-l"), unless the run's marks
+ * change and its words are parted by wider gaps ("s.t o*p   a_l l").
  */
-const sameGap = (t: string, from: number, to: number, sep: string) =>
-  to - from === sep.length &&
-  (t.startsWith(sep, from) || (sep.length === 1 && t.charCodeAt(from) !== 32 && t.charCodeAt(from) !== 10));
+const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
+  const { sep } = gaps;
+  if (to - from !== sep.length) return false;
+  if (t.startsWith(sep, from)) return true;
+  const c = t.charCodeAt(from);
+  return sep.length === 1 && ((c !== 32 && c !== 10) || gaps.wide);
+};
 
 /** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
 function despace(src: TextView, signals: ObfuscationSignals): TextView | undefined {
@@ -405,7 +458,14 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   const isL = (k: number) => {
     if (k < 0 || k >= t.length) return false;
     const c = t.charCodeAt(k);
-    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c >= 0xc0 || c === 64 || c === 36 || c === 33;
+    return (
+      (c >= 97 && c <= 122) ||
+      (c >= 48 && c <= 57) ||
+      (c >= 0xc0 && c !== 0x2022) ||
+      c === 64 ||
+      c === 36 ||
+      c === 33
+    );
   };
   const b = new ViewBuilder(t.length);
   let changed = false;
@@ -418,7 +478,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       b.copyFrom(src, pending, i);
       pending = i;
       const mark = b.mark();
-      const runSep = runSeparator(t, i, isL);
+      const runGaps = runSeparator(t, i, isL);
       let j = i;
       let letters = 0;
       while (j < t.length && isL(j) && !isL(j + 1)) {
@@ -429,10 +489,10 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
           j++;
           break;
         }
-        if (!sameGap(t, j + 1, k, runSep)) {
+        if (!sameGap(t, j + 1, k, runGaps)) {
           // A word break; a line break in it stays, with its full stop ("t-o-r-i-n-g.\nn-e-v-e-r"),
           // unless the letters themselves are a line each.
-          if (!runSep.includes('\n') && t.slice(j + 1, k).includes('\n'))
+          if (!runGaps.sep.includes('\n') && t.slice(j + 1, k).includes('\n'))
             for (let g = j + 1; g < k; g++) b.push(t[g]!, at(g));
           else b.push(' ', at(j + 1));
         }
@@ -453,6 +513,30 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   return changed ? b.done('despaced', 0, src.segEnd) : undefined;
 }
 
+/** Eight or more quoted characters in a row, joined by commas or `+`: `['i', 'g', …]`, `'i' + 'g' + …`. */
+const CHARACTER_LIST = /(?:(['"])[^'"\n]\1\s*[,+]\s*){7,}(['"])[^'"\n]\2/g;
+
+/**
+ * A text split into quoted characters (a list, or strings added up) read as the text they spell:
+ * the payload-splitting trick that asks a model to join the pieces and obey the result.
+ */
+function joinedCharacters(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+  const t = src.text;
+  if (!t.includes("', '") && !t.includes('", "') && !t.includes("' + '") && !t.includes('" + "'))
+    return undefined;
+  let out = '';
+  let copied = 0;
+  CHARACTER_LIST.lastIndex = 0;
+  for (let m = CHARACTER_LIST.exec(t); m; m = CHARACTER_LIST.exec(t)) {
+    const letters = m[0].match(/(['"])[^'"\n]\1/g)!.map((q) => q[1]);
+    out += `${t.slice(copied, m.index)} ${letters.join('')} `;
+    copied = m.index + m[0].length;
+  }
+  if (!copied) return undefined;
+  signals.symbolTexts++;
+  return { name: 'despaced', text: out + t.slice(copied), segStart: src.segStart, segEnd: src.segEnd };
+}
+
 /**
  * Longest token read as leetspeak: about the longest common word ("responsibilities"). Longer runs
  * of letters and digits are keys, hashes and encoded data, whose leet view no rule or model reads
@@ -461,7 +545,16 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
 const MAX_LEET_TOKEN = 16;
 
 const isTokenChar = (c: number) =>
-  (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
+  (c >= 97 && c <= 122) ||
+  (c >= 48 && c <= 57) ||
+  c === 64 ||
+  c === 36 ||
+  c === 33 ||
+  c === 124 ||
+  c === 43 ||
+  c === 0x20ac ||
+  c === 0xa5 ||
+  c === 0xa2;
 
 /** `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones. */
 function readLeetGroups(src: TextView): TextView | undefined {
@@ -499,10 +592,11 @@ function unleet(plain: TextView, signals: ObfuscationSignals): TextView | undefi
   let changed = grouped !== undefined;
   // Several leet letters: the injection detector reads a leet view from two leet tokens on.
   if (grouped) signals.leetTokens += 2;
-  // Only tokens (runs of [a-z0-9@$]) holding a digit, @ or $ can change: jump from one such
-  // character to the next. Tokens are measured in place; the text is copied only around the ones
-  // that change (most fields with digits have none: phone numbers, dates, keys).
-  const leetRe = /[0-9@$!]/g;
+  // Only tokens (runs of letters, digits and stand-ins) holding a digit or a stand-in other than `|`
+  // and `+` can change ("c++" and "a|b" do not; "fo||0w" does): jump from one such character to the
+  // next. Tokens are measured in place; the text is copied only around the ones that change (most
+  // fields with digits have none: phone numbers, dates, keys).
+  const leetRe = /[0-9@$!€¥¢]/g;
   // Text before `copied` is in `out`; tokens end at or before `scanned`.
   let copied = 0;
   let scanned = 0;
@@ -626,6 +720,7 @@ const noSignals = (): ObfuscationSignals => ({
   bidi: 0,
   mixedScriptWords: 0,
   spacedRuns: 0,
+  symbolTexts: 0,
   leetTokens: 0,
   decoded: 0,
   firstHidden: -1,
@@ -648,7 +743,7 @@ function addHidden(views: TextView[], view: TextView, signals: ObfuscationSignal
 /** Builds every view of one field's text. Pure and bounded: decoding is depth- and size-limited. */
 export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const signals = noSignals();
-  const { view: normalized, tags } = normalize(raw, signals);
+  const { view: normalized, tags, tagsAt } = normalize(raw, signals);
   const views: TextView[] = [normalized];
   if (tags.length >= 4) {
     const hidden = signals.firstHidden;
@@ -659,6 +754,10 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       segEnd: raw.length,
     };
     addHidden(views, view, opts.derived === false ? undefined : signals);
+    // Tag characters in several places (only the key words of "ignore your rules" hidden) are also
+    // read where they stand.
+    const inPlace = tagsInPlace(normalized.text, tags, tagsAt);
+    if (inPlace) views.push({ ...view, text: normalizeHidden(inPlace) });
     // What the tag characters spell may itself be encoded or rotated.
     if (opts.derived !== false)
       for (const d of decodeSegments(tags))
@@ -684,6 +783,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (respelled) views.push(respelled);
   const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
+  const listed = joinedCharacters(head, signals);
+  if (listed) views.push(listed);
   const leet = unleet(spaced ?? head, signals);
   if (leet) views.push(leet);
   const comments = commentView(head);
@@ -693,6 +794,7 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (unrotatedComments) addHidden(views, { ...comments, name: 'rot13', text: unrotatedComments }, signals);
   for (const d of decodeSegments(rawHeadOf(raw))) {
     signals.decoded++;
+    if (d.encoding === 'morse') signals.symbolTexts++;
     addHidden(
       views,
       { name: d.encoding, text: normalizeHidden(d.text), segStart: d.start, segEnd: d.end },
@@ -700,6 +802,21 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
     );
   }
   return { raw, normalized, views, signals };
+}
+
+/**
+ * The normalised text with the tag characters' ASCII put back where each stood, when they stood in
+ * two places or more; undefined when they are one run (the tags view reads that alone).
+ */
+function tagsInPlace(text: string, tags: string, at: number[]): string | undefined {
+  if (at[0] === at[at.length - 1]) return undefined;
+  let out = '';
+  let copied = 0;
+  for (let k = 0; k < tags.length; k++) {
+    out += text.slice(copied, at[k]) + tags[k];
+    copied = Math.max(copied, at[k]!);
+  }
+  return out + text.slice(copied);
 }
 
 /** A hidden text normalised like a field (NFKC, case, invisible characters, homoglyphs); its signals are not the field's. */
@@ -726,10 +843,47 @@ function addComment(found: CommentParts, body: string, start: number, end: numbe
   found.last = Math.max(found.last, end);
 }
 
+/** Words that may hide markup: a hiding style or attribute, an inert element, text in an attribute. */
+const HIDDEN_MARKUP_HINT = /style=|hidden|<template|<noscript|text\/plain|alt=|title=|content=|data-/;
+/** An opening tag (lower-case: the normalised view), its name and its attributes. */
+const OPENING_TAG = /<([a-z][a-z0-9-]{0,15})\b([^<>]{0,600})>/g;
+/** Attributes that hide an element from a reader: a style that hides it, `hidden`, `aria-hidden`. */
+const HIDING_ATTRIBUTE =
+  /display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d])|opacity\s*:\s*0(?![.\d])|(?<!-)color\s*:\s*(?:#fff(?:fff)?\b|white)|(?:left|top)\s*:\s*-\d{3,}px|(?:^|\s)hidden(?:\s|=|$)|aria-hidden\s*=\s*["']?true/;
+/** Attribute values a renderer does not show as text (an image's alt text, a tooltip, metadata). */
+const TEXT_ATTRIBUTE = /(?:^|\s)(?:alt|title|content|data-[\w-]+)\s*=\s*(?:"([^"]{20,})"|'([^']{20,})')/g;
+/** Characters of an element's body read as hidden text. */
+const MAX_HIDDEN_BODY = 4_000;
+
+/**
+ * Text that HTML hides from a reader but not from a model: the bodies of elements a style or
+ * attribute hides (display:none, white text, font-size 0, off-screen, `hidden`), of inert elements
+ * (`<template>`, `<noscript>`, `<script type="text/plain">`), and long attribute values (alt, title,
+ * content, data-*).
+ */
+function hiddenMarkup(t: string, found: CommentParts) {
+  OPENING_TAG.lastIndex = 0;
+  for (let m = OPENING_TAG.exec(t); m; m = OPENING_TAG.exec(t)) {
+    const [tag, name, attrs] = m as unknown as [string, string, string];
+    const end = m.index + tag.length;
+    TEXT_ATTRIBUTE.lastIndex = 0;
+    for (let a = TEXT_ATTRIBUTE.exec(attrs); a; a = TEXT_ATTRIBUTE.exec(attrs))
+      addComment(found, a[1] ?? a[2] ?? '', m.index, end);
+    const inert =
+      name === 'template' || name === 'noscript' || (name === 'script' && attrs.includes('text/plain'));
+    if (!inert && !HIDING_ATTRIBUTE.test(attrs)) continue;
+    const close = t.indexOf(`</${name}`, end);
+    const bodyEnd =
+      close < 0 ? Math.min(t.length, end + MAX_HIDDEN_BODY) : Math.min(close, end + MAX_HIDDEN_BODY);
+    addComment(found, t.slice(end, bodyEnd).replace(/<[^<>]*>/g, ' '), m.index, bodyEnd);
+    OPENING_TAG.lastIndex = bodyEnd;
+  }
+}
+
 /**
  * The text of HTML and Markdown comments, which renderers hide from a human reader but a model
- * reads: one view of all of them, so an instruction inside a comment is scored on its own and not
- * diluted by the visible document around it.
+ * reads, and of markup hidden otherwise (hiddenMarkup): one view of all of them, so an instruction
+ * inside a comment is scored on its own and not diluted by the visible document around it.
  */
 function commentView(src: TextView): TextView | undefined {
   const t = src.text;
@@ -747,6 +901,7 @@ function commentView(src: TextView): TextView | undefined {
     for (let m = MD_COMMENT.exec(t); m; m = MD_COMMENT.exec(t))
       addComment(found, m[1] ?? m[2] ?? '', m.index, m.index + m[0].length);
   }
+  if (t.includes('<') && HIDDEN_MARKUP_HINT.test(t)) hiddenMarkup(t, found);
   if (!found.parts.length) return undefined;
   const [segStart] = rawSpan(src, found.first, found.first + 1);
   const [, segEnd] = rawSpan(src, found.last - 1, found.last);

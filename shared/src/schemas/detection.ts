@@ -43,7 +43,7 @@ export const Finding = Type.Object(
     end: Type.Integer({ minimum: 0, description: "UTF-16 offset into the field's raw text." }),
     view: Type.String({
       description:
-        'Text view that fired: raw, nfkc, despaced, leet, respelled, unicode_tags, zero_width, comment, base64, hex, url, rot13, unicode_escape, html_entity.',
+        'Text view that fired: raw, nfkc, despaced, leet, respelled, unicode_tags, zero_width, comment, base64, hex, url, rot13, morse, unicode_escape, html_entity.',
     }),
     entityType: Type.Optional(
       Type.String({ description: "Presidio entity name for PII, the secret's kind for secrets." }),
