@@ -558,7 +558,7 @@ function visit(st: DecodeState, at: Place): void {
       ? undefined
       : ((at.top ? rememberedShape(at.text) : undefined) ?? measureShape(at.text));
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
-  if (PADDED_WORD.test(at.text)) base64Words(st, at);
+  if (at.text.includes('= ') && PADDED_WORD.test(at.text)) base64Words(st, at);
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
   if (at.text.includes('=') && at.text.includes('+')) formValues(st, at);
@@ -568,7 +568,8 @@ function visit(st: DecodeState, at: Place): void {
   // The entities library's decoder (the one htmlparser2 and cheerio use): the WHATWG table of named
   // references, numeric ones mapped as browsers map them.
   if (holdsTwo(at.text, '&', HTML_ENTITY)) decodeWhole(st, at, 'html_entity', decodeHTML);
-  if (MORSE_RUN.test(at.text)) {
+  // Morse of three kinds of letters mixes dots and dashes in a token: a test cheaper than the run's.
+  if ((at.text.includes('.-') || at.text.includes('-.')) && MORSE_RUN.test(at.text)) {
     const read = unMorse(at.text);
     if (read !== at.text) decodeWhole(st, at, 'morse', () => read);
   }
