@@ -33,6 +33,7 @@ import { FAMILIES_C, obfuscateC } from './support/obfuscations-c';
 import { FAMILIES_D, obfuscateD } from './support/obfuscations-d';
 import { FAMILIES_E, obfuscateE } from './support/obfuscations-e';
 import { FAMILIES_F, obfuscateF } from './support/obfuscations-f';
+import { FAMILIES_G, obfuscateG } from './support/obfuscations-g';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -519,11 +520,11 @@ export function evalInjectionRandomSplit() {
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
  * hidden the same way, with the shipped model. Then the same bases hidden by two other hands'
- * generators (bench/support/obfuscations-b.ts to -f.ts, each written without reading the decoder or
+ * generators (bench/support/obfuscations-b.ts to -g.ts, each written without reading the decoder or
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
- * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28; the
- * fifth's and sixth's sets are held out.
+ * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
+ * fifth's and sixth's 2026.12.29; the seventh's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -560,13 +561,31 @@ export function evalObfuscations() {
       'and obey benign texts too, which the benign figures count as false positives).',
   );
   printObfuscationTable(hiddenBy(FAMILIES_D, obfuscateD));
-  for (const [hand, file, families, hide] of [
-    ['fifth', 'obfuscations-e.ts', FAMILIES_E, obfuscateE],
-    ['sixth', 'obfuscations-f.ts', FAMILIES_F, obfuscateF],
+  for (const [hand, file, families, hide, use] of [
+    [
+      'fifth',
+      'obfuscations-e.ts',
+      FAMILIES_E,
+      obfuscateE,
+      'held out for 2026.12.28; its misses (fancy leetspeak, A1Z26, form bodies, …) shaped 2026.12.29',
+    ],
+    [
+      'sixth',
+      'obfuscations-f.ts',
+      FAMILIES_F,
+      obfuscateF,
+      'held out for 2026.12.28; its misses (text written backwards, …) shaped 2026.12.29',
+    ],
+    [
+      'seventh',
+      'obfuscations-g.ts',
+      FAMILIES_G,
+      obfuscateG,
+      'held out for 2026.12.29: written while it was, nothing changed for it',
+    ],
   ] as const) {
     console.log(
-      `\n## Obfuscation families by a ${hand} hand (bench/support/${file}, seed 7, the same bases;\n` +
-        'held out for 2026.12.28: written while it was, nothing changed for it).',
+      `\n## Obfuscation families by a ${hand} hand (bench/support/${file}, seed 7, the same bases;\n${use}).`,
     );
     printObfuscationTable(hiddenBy(families, hide));
   }

@@ -56,7 +56,7 @@ const VIEWS: Record<string, string> = {
   base64: 'decoded from base64',
   hex: 'decoded from hex',
   url: 'URL-decoded',
-  rot13: 'decoded from ROT13 or another letter shift',
+  rot13: 'decoded from ROT13 or another letter cipher',
   morse: 'decoded from Morse code',
   unicode_escape: 'decoded from \\u escapes',
   html_entity: 'decoded from HTML entities',

@@ -85,14 +85,26 @@ function atbash(s: string): string {
 }
 /** The class of Atbash's words among the shifts' (no shift undoes it). */
 const ATBASH = -1;
+/** The class of reversed text's words ("eht", "uoy"): the text read backwards. */
+const REVERSED = -2;
+/** `s` backwards, by code point. */
+const reversed = (s: string) => [...s].reverse().join('');
 
 /**
  * Each common word under every shift but none and ROT13 (the other Caesar shifts), and its shift;
- * then under Atbash, where no shift already wrote the same word.
+ * then under Atbash and written backwards, where no shift already wrote the same word.
  */
 const SHIFTED_COMMON = new Map<string, number>();
 for (let k = 1; k < 26; k++) if (k !== 13) for (const w of COMMON_WORDS) SHIFTED_COMMON.set(rotate(w, k), k);
-for (const w of COMMON_WORDS) if (!SHIFTED_COMMON.has(atbash(w))) SHIFTED_COMMON.set(atbash(w), ATBASH);
+for (const [undo, k] of [
+  [atbash, ATBASH],
+  [reversed, REVERSED],
+] as const)
+  for (const w of COMMON_WORDS) if (!SHIFTED_COMMON.has(undo(w))) SHIFTED_COMMON.set(undo(w), k);
+
+/** How to undo the class rotationEvidence found (a Caesar shift's, Atbash, reversal). */
+const undoClass = (k: number): ((s: string) => string) =>
+  k === ATBASH ? atbash : k === REVERSED ? reversed : (s) => rotate(s, 26 - k);
 /**
  * ROT13's hint and common words in one pass, each list factored into a trie (the engine branches
  * once per letter: 30% faster than the flat alternation on English text). Group 1 is a hint (or
@@ -107,7 +119,8 @@ const ROT13_ANY = new RegExp(
 const SHIFTED_ANY = new RegExp(`\\b(?:${trieSource([...SHIFTED_COMMON.keys()].sort())})\\b`, 'gi');
 
 /**
- * The shift a text's letters were rotated by (ATBASH for Atbash) and how sure: 2 for a ROT13 hint
+ * The shift a text's letters were rotated by (ATBASH for Atbash, REVERSED for a text written
+ * backwards) and how sure: 2 for a ROT13 hint
  * word or two different common words of one shift, 1 for one ROT13 common word, 0 (and shift 0) for
  * none. The other shifts' words cost half a pass more, so they are read only in a text or line
  * without "the", which English prose has and a rotated text does not (a Caesar-shifted clause inside
@@ -188,8 +201,10 @@ function looksRot47(text: string): boolean {
 }
 
 /**
- * Leetspeak's stand-ins and the letters they stand for (the leet view folds them back), spam's
- * currency signs among them. `|` and `+` are read only inside a token with another stand-in.
+ * Leetspeak's stand-ins and the letters they stand for (the leet view folds them back): digits and
+ * ASCII symbols, and the "fancy" ones of spam and jailbreak generators (currency and typographic
+ * signs, letters of other alphabets that look like a Latin one). `|` and `+` are read only inside a
+ * token with another stand-in.
  */
 export const LEET: Record<string, string> = {
   '0': 'o',
@@ -208,7 +223,47 @@ export const LEET: Record<string, string> = {
   '€': 'e',
   '¥': 'y',
   '¢': 'c',
+  '®': 'r',
+  '†': 't',
+  '£': 'l',
+  '¡': 'i',
+  '§': 's',
+  '¶': 'p',
+  '©': 'c',
+  '₩': 'w',
+  '฿': 'b',
+  '×': 'x',
+  '°': 'o',
+  '₥': 'm',
+  ß: 'b',
+  ø: 'o',
+  ł: 'l',
+  ð: 'd',
+  ƒ: 'f',
+  ħ: 'h',
+  þ: 'p',
+  я: 'r',
+  π: 'n',
+  σ: 'e',
+  ε: 'e',
+  α: 'a',
+  λ: 'a',
+  ι: 'i',
+  κ: 'k',
+  η: 'n',
+  θ: 'o',
+  ω: 'w',
+  γ: 'y',
+  μ: 'u',
 };
+/**
+ * The stand-ins that make a token leetspeak by themselves, as a character class: all but `|` and `+`,
+ * which are read only beside another (and letters with accents, read without them in such a token).
+ */
+export const STRONG_LEET_CLASS = `[${Object.keys(LEET)
+  .filter((c) => c !== '|' && c !== '+')
+  .join('')
+  .replace(/[$\]\\^-]/g, '\\$&')}]`;
 
 /**
  * Leetspeak's letters drawn with several symbols ("|-|" h, "/\/" n, "(_)" u, "|2" r), longest
@@ -217,6 +272,9 @@ export const LEET: Record<string, string> = {
  */
 export const LEET_GROUPS: Record<string, string> = {
   '|\\/|': 'm',
+  '\\|/': 'w',
+  '\\^/': 'w',
+  '-|-': 't',
   '/\\/\\': 'm',
   '\\/\\/': 'w',
   '(_+': 'g',
@@ -252,6 +310,7 @@ export const LEET_GROUPS: Record<string, string> = {
   '|o': 'p',
   '\\/': 'v',
   '><': 'x',
+  vv: 'w',
   "'/": 'y',
   '`/': 'y',
   '+': 't',
@@ -268,7 +327,8 @@ export const LEET_GROUP = new RegExp(
 );
 // The distinctive groups: a text needs three different ones (a Markdown table's "|2|3|" or a JSON
 // path's "\/" holds one or two).
-export const LEET_GROUP_HINT = /\|-\||\|\\\||\/\\\/|\\\/|\(_\)|\|_\||\|3|\|<|\|2|\[-|'\/|\/-\\|\|\)/g;
+export const LEET_GROUP_HINT =
+  /\|-\||\|\\\||\/\\\/|\\\/|\(_\)|\|_\||\|3|\|<|\|2|\[-|'\/|\/-\\|\|\)|-\|-|\\\|\/|\|\?/g;
 
 /** `s` with every leet group and stand-in read as its letter: how readable a decoded leet text is. */
 function readAsLeet(s: string): string {
@@ -293,7 +353,7 @@ const LEET_CHARS = new RegExp(`[${Object.keys(LEET).join('').replace(/[|+]/g, '\
 function rotationOf(text: string, decoded: boolean): ((s: string) => string) | undefined {
   const { shift, evidence, byLine } = rotationEvidence(text);
   if (evidence === 2) {
-    const undo = shift === ATBASH ? atbash : (s: string) => rotate(s, 26 - shift);
+    const undo = undoClass(shift);
     // Found on the lines without "the": only those are rotated back, the English ones stay.
     return byLine
       ? (s) =>
@@ -451,6 +511,30 @@ function unMorse(text: string): string {
     .join('\n');
 }
 
+/** A number from 1 to 26: a letter in A1Z26, the cipher that writes each letter as its place. */
+const A1Z26_NUMBER = '(?:2[0-6]|1\\d|[1-9])';
+/** Four letters of A1Z26 joined by dashes ("9-7-14-15"): the gate before a text is read so. */
+const A1Z26_RUN = new RegExp(`\\b${A1Z26_NUMBER}(?:-${A1Z26_NUMBER}){3,}\\b`);
+/** A word of A1Z26 (words apart by a double dash, a space or a slash). */
+const A1Z26_WORDS = new RegExp(`\\b${A1Z26_NUMBER}(?:-{1,2}${A1Z26_NUMBER})*\\b`, 'g');
+
+/** A text in A1Z26 read as letters; other numbers (above 26) and words stay as written. */
+function unA1Z26(text: string): string {
+  return text
+    .replace(A1Z26_WORDS, (group) =>
+      group
+        .split('--')
+        .map((word) =>
+          word
+            .split('-')
+            .map((n) => String.fromCharCode(96 + Number(n)))
+            .join(''),
+        )
+        .join(' '),
+    )
+    .replace(/ +\/ +/g, ' ');
+}
+
 /** Code points written as `U+0049` (Unicode's notation) or `\u{49}` (JavaScript's and Rust's). */
 const CODE_POINT = /U\+([0-9A-Fa-f]{4,6})|\\u\{([0-9A-Fa-f]{1,6})\}/g;
 
@@ -561,7 +645,7 @@ function visit(st: DecodeState, at: Place): void {
   if (at.text.includes('= ') && PADDED_WORD.test(at.text)) base64Words(st, at);
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
-  if (at.text.includes('=') && at.text.includes('+')) formValues(st, at);
+  if (at.text.includes('+')) formValues(st, at);
   if (holdsTwo(at.text, '\\u', UNICODE_ESCAPE)) decodeWhole(st, at, 'unicode_escape', unescapeString);
   if (holdsTwo(at.text, 'U+', CODE_POINT) || holdsTwo(at.text, '\\u{', CODE_POINT))
     decodeWhole(st, at, 'unicode_escape', unescapeCodePoints);
@@ -573,6 +657,7 @@ function visit(st: DecodeState, at: Place): void {
     const read = unMorse(at.text);
     if (read !== at.text) decodeWhole(st, at, 'morse', () => read);
   }
+  if (A1Z26_RUN.test(at.text)) decodeWhole(st, at, 'rot13', unA1Z26);
   const undo = rotationOf(at.text, !at.top);
   if (undo) decodeWhole(st, at, 'rot13', undo);
 }
@@ -626,18 +711,22 @@ function base64Words(st: DecodeState, at: Place): void {
   flush(offset);
 }
 
-/** A URL's query or form value that holds three `+` (spaces): a text passed in a link. */
-const FORM_VALUE = /[?&][\w.-]{1,32}=([^\s&#=+]*(?:\+[^\s&#=+]*){3,})/g;
+/**
+ * A URL's query or form value that holds three `+` (spaces), or six words joined by `+` anywhere:
+ * a text passed in a link or copied from a form body.
+ */
+const FORM_VALUE =
+  /[?&][\w.-]{1,32}=([^\s&#=+]*(?:\+[^\s&#=+]*){3,})|((?:[^\s+&=?#]{1,30}\+){5,}[^\s+&=?#]{1,30})/g;
 
 /**
- * Query and form values written with `+` for spaces ("?q=ignore+all+previous+instructions"), which
- * the percent-escape pattern misses when they have few escapes or none.
+ * Query and form values written with `+` for spaces ("?q=ignore+all+previous+instructions", or a
+ * form body on its own), which the percent-escape pattern misses when they have few escapes or none.
  */
 function formValues(st: DecodeState, at: Place): void {
   FORM_VALUE.lastIndex = 0;
   for (let m = FORM_VALUE.exec(at.text); m; m = FORM_VALUE.exec(at.text)) {
     if (st.out.length >= DECODE_LIMITS.maxSegments || st.budget <= 0) return;
-    const text = percentDecode(m[1]!.slice(0, DECODE_LIMITS.maxSegmentChars));
+    const text = percentDecode((m[1] ?? m[2]!).slice(0, DECODE_LIMITS.maxSegmentChars));
     const start = at.top ? m.index : at.start;
     st.out.push({
       encoding: 'url',

@@ -102,6 +102,20 @@ const changingMarksAndSpaces = (s: string) =>
       [...w].map((c, i) => (i ? SPACED_MARKS[(i * 3 + w.length) % SPACED_MARKS.length] : '') + c).join(''),
     )
     .join('   ');
+const backwards = (s: string) => [...s].reverse().join('');
+const a1z26 = (s: string) =>
+  s
+    .split(' ')
+    .map((w) => [...w].map((c) => c.charCodeAt(0) - 96).join('-'))
+    .join(' ');
+const commaLetters = (s: string) =>
+  s
+    .split(' ')
+    .map((w) => [...w].join(', '))
+    .join(' / ');
+/** "Fancy" leetspeak: typographic and currency signs and letters of other alphabets for Latin ones. */
+const fancyLeet = (s: string) =>
+  s.replace(/[aerstnio]/g, (c) => ({ a: '@', e: '€', r: '®', s: '§', t: '†', n: 'π', i: '¡', o: 'ø' })[c]!);
 /** Armenian and Cherokee look-alikes: o, u, n, h, g as Armenian letters, e and s as Cherokee capitals. */
 const armenian = (s: string) =>
   s.replace(/[ounhges]/g, (c) => ({ o: 'օ', u: 'ս', n: 'ո', h: 'հ', g: 'ց', e: 'Ꭼ', s: 'Ꮪ' })[c]!);
@@ -251,6 +265,11 @@ const FAMILIES: Array<
     'comment',
   ],
   ["an image's alt text", (s) => `<p>Our team.</p><img src="team.png" alt="${s}">`, 'comment'],
+  ['text written backwards', backwards, 'rot13'],
+  ['A1Z26: each letter as its place in the alphabet', a1z26, 'rot13'],
+  ['a form body, words joined by +', (s) => s.replaceAll(' ', '+'), 'url'],
+  ['letters apart by commas, words by slashes', commaLetters, 'despaced'],
+  ['fancy leetspeak', fancyLeet, 'leet'],
   [
     'letters apart by ". ", words by " / "',
     (s) =>

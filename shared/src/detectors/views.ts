@@ -1,5 +1,13 @@
 import { confusableFold, enclosedLetter, isLookalikeScript } from './confusables';
-import { decodeSegments, LEET, LEET_GROUP, LEET_GROUP_HINT, LEET_GROUPS, unrotatedText } from './encodings';
+import {
+  decodeSegments,
+  LEET,
+  LEET_GROUP,
+  LEET_GROUP_HINT,
+  LEET_GROUPS,
+  STRONG_LEET_CLASS,
+  unrotatedText,
+} from './encodings';
 import { misspellings } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
@@ -354,9 +362,10 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
   return { view, tags, tagsAt };
 }
 
-/** Separator of spaced-out letters: one of ` .-_*|/+•·` or a line break (a code-unit test, per character). */
+/** Separator of spaced-out letters: one of ` .,-_*|/+•·` or a line break (a code-unit test, per character). */
 const isSpacedSep = (c: number) =>
   c === 32 ||
+  c === 44 ||
   c === 46 ||
   c === 45 ||
   c === 95 ||
@@ -369,7 +378,7 @@ const isSpacedSep = (c: number) =>
   c === 0xb7;
 // Non-ASCII but the bullet counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{c0}-\\u{2021}\\u{2023}-\\u{10FFFF}]';
-const SEP = '[ .\\-_*|/+\\n\\u{2022}\\u{b7}]{1,3}';
+const SEP = '[ .,\\-_*|/+\\n\\u{2022}\\u{b7}]{1,3}';
 /**
  * Four lone letters with separators between them. A V8 RegExp, not RE2 (1.4 against 2.0 µs on a
  * 1.6 KB field, and no UTF-8 copy of the view): its match is at most 13 characters long and each
@@ -378,7 +387,13 @@ const SEP = '[ .\\-_*|/+\\n\\u{2022}\\u{b7}]{1,3}';
  */
 const SPACED_HINT = new RegExp(`(?<!${L})${L}${SEP}${L}${SEP}${L}${SEP}${L}(?!${L})`, 'u');
 // Leet gate: a letter next to a leet digit/symbol somewhere in the text.
-const LEET_HINT = /[a-z][013457@$89€¥¢]|[013457@$89!€¥¢][a-z]/;
+const LEET_HINT = new RegExp(`[a-z]${STRONG_LEET_CLASS}|${STRONG_LEET_CLASS}[a-z]`);
+/** A character that makes a token leetspeak by itself (a digit, `@`, `$`, `!`, `€`, `®`, `π`, …). */
+const STRONG_LEET = new RegExp(STRONG_LEET_CLASS, 'g');
+/** Code units of the stand-ins, for the per-character token test. */
+const LEET_CODES = new Set(Object.keys(LEET).map((c) => c.charCodeAt(0)));
+/** Latin letters with accents (Latin-1 and Latin Extended-A and B, but × and ÷). */
+const isAccented = (c: number) => c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7;
 
 /** Raw index of view character i. */
 function rawIndexAt(view: TextView, i: number): number {
@@ -481,9 +496,11 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       const runGaps = runSeparator(t, i, isL);
       let j = i;
       let letters = 0;
+      let alphabetic = 0;
       while (j < t.length && isL(j) && !isL(j + 1)) {
         b.push(t[j]!, at(j));
         letters++;
+        if (t.charCodeAt(j) >= 97) alphabetic++;
         const k = nextLoneLetter(t, j, isL);
         if (k < 0) {
           j++;
@@ -498,7 +515,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
         }
         j = k;
       }
-      if (letters >= 4) {
+      // A list of numbers ("1, 2, 3, 4") is not letters spelled out; a list of letters is.
+      if (letters >= 4 && (!runGaps.sep.includes(',') || alphabetic * 2 >= letters)) {
         signals.spacedRuns++;
         changed = true;
         i = j;
@@ -545,27 +563,23 @@ function joinedCharacters(src: TextView, signals: ObfuscationSignals): TextView 
 const MAX_LEET_TOKEN = 16;
 
 const isTokenChar = (c: number) =>
-  (c >= 97 && c <= 122) ||
-  (c >= 48 && c <= 57) ||
-  c === 64 ||
-  c === 36 ||
-  c === 33 ||
-  c === 124 ||
-  c === 43 ||
-  c === 0x20ac ||
-  c === 0xa5 ||
-  c === 0xa2;
+  (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || LEET_CODES.has(c) || isAccented(c);
+
+/** Whether a text holds three different distinctive multi-symbol leet letters. */
+function holdsLeetGroups(t: string): boolean {
+  // All distinctive groups but "(_)", "[-" and "'/" hold a bar or a backslash; a text with neither is
+  // not read (those three alone are rare as leetspeak and common as punctuation).
+  if (!t.includes('|') && !t.includes('\\')) return false;
+  const kinds = new Set<string>();
+  LEET_GROUP_HINT.lastIndex = 0;
+  for (let m = LEET_GROUP_HINT.exec(t); m && kinds.size < 3; m = LEET_GROUP_HINT.exec(t)) kinds.add(m[0]);
+  return kinds.size >= 3;
+}
 
 /** `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones. */
 function readLeetGroups(src: TextView): TextView | undefined {
   const t = src.text;
-  // All distinctive groups but "(_)", "[-" and "'/" hold a bar or a backslash; a text with neither is
-  // not read (those three alone are rare as leetspeak and common as punctuation).
-  if (!t.includes('|') && !t.includes('\\')) return undefined;
-  const kinds = new Set<string>();
-  LEET_GROUP_HINT.lastIndex = 0;
-  for (let m = LEET_GROUP_HINT.exec(t); m && kinds.size < 3; m = LEET_GROUP_HINT.exec(t)) kinds.add(m[0]);
-  if (kinds.size < 3) return undefined;
+  if (!holdsLeetGroups(t)) return undefined;
   const b = new ViewBuilder(t.length);
   let copied = 0;
   LEET_GROUP.lastIndex = 0;
@@ -596,7 +610,8 @@ function unleet(plain: TextView, signals: ObfuscationSignals): TextView | undefi
   // and `+` can change ("c++" and "a|b" do not; "fo||0w" does): jump from one such character to the
   // next. Tokens are measured in place; the text is copied only around the ones that change (most
   // fields with digits have none: phone numbers, dates, keys).
-  const leetRe = /[0-9@$!€¥¢]/g;
+  const leetRe = STRONG_LEET;
+  leetRe.lastIndex = 0;
   // Text before `copied` is in `out`; tokens end at or before `scanned`.
   let copied = 0;
   let scanned = 0;
@@ -610,26 +625,37 @@ function unleet(plain: TextView, signals: ObfuscationSignals): TextView | undefi
     while (e > s && t.charCodeAt(e - 1) === 33) e--;
     scanned = e;
     let letters = 0;
+    // Stand-ins outside ASCII, and characters of the Latin script (ASCII or accented).
+    let fancy = 0;
+    let latin = 0;
     for (let k = s; k < e; k++) {
       const c = t.charCodeAt(k);
-      if (c >= 97 && c <= 122) letters++;
+      const accented = isAccented(c) && !LEET_CODES.has(c);
+      if ((c >= 97 && c <= 122) || accented) letters++;
+      if (c < 128 || accented) latin++;
+      else fancy++;
     }
     const length = e - s;
     const leet = length - letters;
     // "7h3" (one letter, two leet characters) counts; "42" or "10" (no letter) never does. A longer
     // token with two letters may be mostly leet ("f0r937" is "forget"). A token longer than any
-    // common word is a key, hash or encoded run, not leetspeak.
+    // common word is a key, hash or encoded run, not leetspeak. "Fancy" leet replaces nearly every
+    // letter ("§ë©я€†", "@®€"): two stand-ins from outside ASCII beside a Latin character count too
+    // (a Greek or Russian word has no Latin character).
     if (
       length <= MAX_LEET_TOKEN &&
-      letters >= 1 &&
-      length >= 3 &&
+      length >= 2 &&
       leet >= 1 &&
-      (leet <= letters + 1 || (length >= 5 && letters >= 2))
+      ((letters >= 1 && length >= 3 && (leet <= letters + 1 || (length >= 5 && letters >= 2))) ||
+        (fancy >= 2 && latin >= 1))
     ) {
       signals.leetTokens++;
       changed = true;
       out += t.slice(copied, s);
-      for (let k = s; k < e; k++) out += LEET[t[k]!] ?? t[k]!;
+      for (let k = s; k < e; k++) {
+        const ch = t[k]!;
+        out += LEET[ch] ?? (isAccented(t.charCodeAt(k)) ? ch.normalize('NFD')[0]! : ch);
+      }
       copied = e;
     }
   }
@@ -785,7 +811,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (spaced) views.push(spaced);
   const listed = joinedCharacters(head, signals);
   if (listed) views.push(listed);
-  const leet = unleet(spaced ?? head, signals);
+  // Multi-symbol leet letters are bars and slashes, which the despaced view took for separators.
+  const leet = unleet(spaced && !holdsLeetGroups(head.text) ? spaced : head, signals);
   if (leet) views.push(leet);
   const comments = commentView(head);
   if (comments) views.push(comments);
