@@ -256,14 +256,10 @@ export const LEET: Record<string, string> = {
   γ: 'y',
   μ: 'u',
 };
-/**
- * The stand-ins that make a token leetspeak by themselves, as a character class: all but `|` and `+`,
- * which are read only beside another (and letters with accents, read without them in such a token).
- */
-export const STRONG_LEET_CLASS = `[${Object.keys(LEET)
-  .filter((c) => c !== '|' && c !== '+')
-  .join('')
-  .replace(/[$\]\\^-]/g, '\\$&')}]`;
+/** The stand-ins outside ASCII, one string (each a character class's member as it is). */
+export const FANCY_LEET = Object.keys(LEET)
+  .filter((c) => c.charCodeAt(0) > 127)
+  .join('');
 
 /**
  * Leetspeak's letters drawn with several symbols ("|-|" h, "/\/" n, "(_)" u, "|2" r), longest
@@ -645,7 +641,7 @@ function visit(st: DecodeState, at: Place): void {
   if (at.text.includes('= ') && PADDED_WORD.test(at.text)) base64Words(st, at);
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
-  if (at.text.includes('+')) formValues(st, at);
+  if (holdsPluses(at.text)) formValues(st, at);
   if (holdsTwo(at.text, '\\u', UNICODE_ESCAPE)) decodeWhole(st, at, 'unicode_escape', unescapeString);
   if (holdsTwo(at.text, 'U+', CODE_POINT) || holdsTwo(at.text, '\\u{', CODE_POINT))
     decodeWhole(st, at, 'unicode_escape', unescapeCodePoints);
@@ -657,7 +653,7 @@ function visit(st: DecodeState, at: Place): void {
     const read = unMorse(at.text);
     if (read !== at.text) decodeWhole(st, at, 'morse', () => read);
   }
-  if (A1Z26_RUN.test(at.text)) decodeWhole(st, at, 'rot13', unA1Z26);
+  if (at.text.includes('-') && A1Z26_RUN.test(at.text)) decodeWhole(st, at, 'rot13', unA1Z26);
   const undo = rotationOf(at.text, !at.top);
   if (undo) decodeWhole(st, at, 'rot13', undo);
 }
@@ -717,6 +713,13 @@ function base64Words(st: DecodeState, at: Place): void {
  */
 const FORM_VALUE =
   /[?&][\w.-]{1,32}=([^\s&#=+]*(?:\+[^\s&#=+]*){3,})|((?:[^\s+&=?#]{1,30}\+){5,}[^\s+&=?#]{1,30})/g;
+
+/** Whether a text holds three `+`, the fewest a form value is read with (a cheap gate). */
+function holdsPluses(text: string): boolean {
+  let at = text.indexOf('+');
+  for (let n = 1; at >= 0 && n < 3; n++) at = text.indexOf('+', at + 1);
+  return at >= 0;
+}
 
 /**
  * Query and form values written with `+` for spaces ("?q=ignore+all+previous+instructions", or a
