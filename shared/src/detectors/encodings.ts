@@ -115,16 +115,15 @@ const ROT13_ANY = new RegExp(
   `\\b(?:(${trieSource(HINT_WORDS.map(rot13))}|rot[- ]?13)|${trieSource(COMMON_WORDS.map(rot13))})\\b`,
   'gi',
 );
-/** The other shifts' and Atbash's common words, read only where ROT13's and "the" are not (below). */
+/** The other shifts', Atbash's and reversed common words, read where ROT13's and "the" are not (below). */
 const SHIFTED_ANY = new RegExp(`\\b(?:${trieSource([...SHIFTED_COMMON.keys()].sort())})\\b`, 'gi');
 
 /**
  * The shift a text's letters were rotated by (ATBASH for Atbash, REVERSED for a text written
- * backwards) and how sure: 2 for a ROT13 hint
- * word or two different common words of one shift, 1 for one ROT13 common word, 0 (and shift 0) for
- * none. The other shifts' words cost half a pass more, so they are read only in a text or line
- * without "the", which English prose has and a rotated text does not (a Caesar-shifted clause inside
- * an English sentence is not read; ROT13 is, anywhere).
+ * backwards) and how sure: 2 for a ROT13 hint word or two different common words of one shift, 1 for
+ * one ROT13 common word, 0 (and shift 0) for none. The other shifts' words cost half a pass more,
+ * so they are read only in a text or line without "the", which English prose has and a rotated text
+ * does not (a Caesar-shifted clause inside an English sentence is not read; ROT13 is, anywhere).
  */
 function rotationEvidence(text: string): { shift: number; evidence: 0 | 1 | 2; byLine?: boolean } {
   const rot13Words = markedClass(ROT13_ANY, text, () => 13);

@@ -1,11 +1,11 @@
 import { confusableFold, enclosedLetter, isLookalikeScript } from './confusables';
 import {
   decodeSegments,
+  FANCY_LEET,
   LEET,
   LEET_GROUP,
   LEET_GROUP_HINT,
   LEET_GROUPS,
-  FANCY_LEET,
   unrotatedText,
 } from './encodings';
 import { misspellings } from './spelling';
@@ -376,7 +376,7 @@ const isSpacedSep = (c: number) =>
   c === 10 ||
   c === 0x2022 ||
   c === 0xb7;
-// Non-ASCII but the bullet counts as a letter, and so do leetspeak's @, $ and ! ("7_h_!_5").
+// Letters from À on (but the bullet) count as letters, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{c0}-\\u{2021}\\u{2023}-\\u{10FFFF}]';
 const SEP = '[ .,\\-_*|/+\\n\\u{2022}\\u{b7}]{1,3}';
 /**
