@@ -686,9 +686,7 @@ function base64Words(st: DecodeState, at: Place): void {
     if (run.length >= MIN_BASE64_WORDS && run.some((w) => w.endsWith('='))) {
       const text = run.map((w) => Buffer.from(w, 'base64').toString('utf8')).join(' ');
       if (readable(text) && st.out.length < DECODE_LIMITS.maxSegments && st.budget > 0) {
-        const start = at.top ? runStart : at.start;
-        st.out.push({ encoding: 'base64', text, start, end: at.top ? end : at.end, depth: at.depth });
-        st.budget -= text.length;
+        addSegment(st, at, 'base64', text, spanIn(at, runStart, end));
       }
     }
     run = [];
@@ -729,24 +727,33 @@ function formValues(st: DecodeState, at: Place): void {
   for (let m = FORM_VALUE.exec(at.text); m; m = FORM_VALUE.exec(at.text)) {
     if (st.out.length >= DECODE_LIMITS.maxSegments || st.budget <= 0) return;
     const text = percentDecode((m[1] ?? m[2]!).slice(0, DECODE_LIMITS.maxSegmentChars));
-    const start = at.top ? m.index : at.start;
-    st.out.push({
-      encoding: 'url',
-      text,
-      start,
-      end: at.top ? start + m[0].length : at.end,
-      depth: at.depth,
-    });
-    st.budget -= text.length;
+    addSegment(st, at, 'url', text, spanIn(at, m.index, m.index + m[0].length));
   }
 }
 
 /** The whole text decoded as one segment: it is escaped or rotated throughout, not in runs. */
 function decodeWhole(st: DecodeState, at: Place, encoding: Encoding, decode: (s: string) => string): void {
   if (st.out.length >= DECODE_LIMITS.maxSegments) return;
-  const decoded = decode(at.text.slice(0, DECODE_LIMITS.maxSegmentChars));
-  st.out.push({ encoding, text: decoded, start: at.start, end: at.end, depth: at.depth });
-  st.budget -= decoded.length;
+  addSegment(st, at, encoding, decode(at.text.slice(0, DECODE_LIMITS.maxSegmentChars)), [at.start, at.end]);
+}
+
+/**
+ * The raw span a match [from, to) of `at`'s text reports: itself in the field's raw text, the
+ * outermost segment in a nested text.
+ */
+const spanIn = (at: Place, from: number, to: number): [number, number] =>
+  at.top ? [from, to] : [at.start, at.end];
+
+/** Records a decoded text found at `at`'s depth over the raw span [start, end), charged to the budget. */
+function addSegment(
+  st: DecodeState,
+  at: Place,
+  encoding: Encoding,
+  text: string,
+  [start, end]: [number, number],
+) {
+  st.out.push({ encoding, text, start, end, depth: at.depth });
+  st.budget -= text.length;
 }
 
 function scan(st: DecodeState, at: Place, re: RE2, encoding: Encoding): void {
@@ -774,8 +781,7 @@ function unrotateBase64(s: string): string | undefined {
 function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: Encoding): void {
   const decoded = decodeOne(encoding, m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
   if (!decoded) return;
-  const start = at.top ? m.index : at.start;
-  const end = at.top ? m.index + m[0].length : at.end;
+  const [start, end] = spanIn(at, m.index, m.index + m[0].length);
   const depth = at.depth + 1;
   let text = decoded;
   let outer = encoding;
@@ -797,8 +803,7 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
     text = unrotated;
     outer = 'rot13';
   }
-  st.budget -= text.length;
-  st.out.push({ encoding: outer, text, start, end, depth: at.depth });
+  addSegment(st, at, outer, text, [start, end]);
   // ROT13 over base64 used both levels.
   visit(st, { text, start, end, depth: outer === encoding ? depth : depth + 1, top: false });
 }
