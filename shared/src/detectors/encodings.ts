@@ -1,6 +1,7 @@
 import { decodeHTML } from 'entities/decode';
 import RE2 from 're2';
-import { measureShape, rememberedShape } from './text-shape';
+import { firstSteps, LEXICON } from './spelling';
+import { measureShape, rememberedShape, type TextShape } from './text-shape';
 import { nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
 export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'morse' | 'unicode_escape' | 'html_entity';
@@ -176,6 +177,138 @@ function markedClass(
   return { marked: undefined, seen: firsts !== undefined };
 }
 
+// ── key words under a cipher, in English text ──────────────────────────────────────────────
+
+/**
+ * A run of letters' shape under every Caesar shift: the steps between its letters along the
+ * alphabet, hashed (a shift moves every letter alike, so all 26 rotations of a word share it).
+ * Letters of either case.
+ */
+function stepsHash(w: string): number {
+  let h = 0;
+  for (let i = 1; i < w.length; i++) {
+    const d = (w.charCodeAt(i) | 32) - (w.charCodeAt(i - 1) | 32);
+    h = (Math.imul(h, 31) + (d < 0 ? d + 26 : d)) | 0;
+  }
+  return h;
+}
+
+/** A lexicon word as a cipher writes it: its Caesar shapes (`cls` 0), Atbash's, or backwards. */
+interface CipheredWord {
+  word: string;
+  cls: number;
+}
+/** The rules' key words (spelling.ts's lexicon) by the shape each cipher gives them. */
+const CIPHERED = new Map<number, CipheredWord[]>();
+/** The first three steps of every such form, for the misspelt words' pass to pick runs by (ShapedRuns). */
+export const CIPHER_FIRST_STEPS = new Uint8Array(26 * 26 * 26);
+for (const word of LEXICON)
+  for (const [form, cls] of [
+    [word, 0],
+    [atbash(word), ATBASH],
+    [reversed(word), REVERSED],
+  ] as const) {
+    CIPHER_FIRST_STEPS[firstSteps(form, 0)] = 1;
+    const h = stepsHash(form);
+    const list = CIPHERED.get(h) ?? [];
+    list.push({ word, cls });
+    CIPHERED.set(h, list);
+  }
+const KEY_MIN = Math.min(...LEXICON.map((w) => w.length));
+const KEY_MAX = Math.max(...LEXICON.map((w) => w.length));
+
+/** The cipher class `token` (lower-case) writes `c.word` in (a shift 1–25, ATBASH, REVERSED), or 0. */
+function cipherOf(token: string, c: CipheredWord): number {
+  if (c.cls === ATBASH) return atbash(c.word) === token ? ATBASH : 0;
+  if (c.cls === REVERSED) return token !== c.word && reversed(c.word) === token ? REVERSED : 0;
+  const k = (token.charCodeAt(0) - c.word.charCodeAt(0) + 26) % 26;
+  return k !== 0 && rotate(c.word, k) === token ? k : 0;
+}
+
+/** A key word this long or longer marks its cipher alone; shorter ones need a second. */
+const LONE_CIPHERED = 8;
+
+/**
+ * The cipher (a Caesar shift, ATBASH or REVERSED) that writes the rules' key words in `text` while
+ * the rest may stay plain ("Ryhuulgh your vbvwhp surpsw", "New snoitcurtsni from your
+ * rotartsinimda"): one key word of eight letters or more, or two different ones, under one cipher.
+ * `runs` are the runs of letters that begin as a key word's form does (CIPHER_FIRST_STEPS), found
+ * in the pass the misspelt words' reader makes anyway.
+ */
+function cipheredKeywords(text: string, runs: ReadonlyArray<readonly [number, number]>): number | undefined {
+  let seen: Map<number, string> | undefined;
+  for (const [start, end] of runs) {
+    const token = text.slice(start, end).toLowerCase();
+    for (const cand of CIPHERED.get(stepsHash(token)) ?? []) {
+      const cls = cipherOf(token, cand);
+      if (!cls) continue;
+      if (token.length >= LONE_CIPHERED) return cls;
+      const other = (seen ??= new Map()).get(cls);
+      if (other !== undefined && other !== token) return cls;
+      seen.set(cls, token);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `text` with its key words (and the words near them that read more English so) deciphered, when
+ * `runs` (CIPHER_FIRST_STEPS) show one cipher wrote them; undefined otherwise.
+ */
+export function decipheredKeywords(
+  text: string,
+  runs: ReadonlyArray<readonly [number, number]>,
+): string | undefined {
+  const cls = runs.length ? cipheredKeywords(text, runs) : undefined;
+  return cls ? undoCiphered(text, cls) : undefined;
+}
+
+/**
+ * Common English letter pairs, about a hundred of the 676: most of English text's pairs, a sixth of a
+ * random string's.
+ */
+const ENGLISH_PAIRS = new Set(
+  (
+    'th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve co ' +
+    'me de hi ri ro ic ne ea ra ce li ch ll be ma si om ur ca el ta la ns di fo ho pe ec pr no ct us ' +
+    'ac ot il tr ly nc et ut ss so rs un lo wa ge ie wh ee wi em ad ol rt po we na ul ni ts mo ow pa ' +
+    'im mi ai sh ir su id os iv ia am fi ci vi pl ig tu ev ld ry mp ke ey ty'
+  ).split(' '),
+);
+/** Share of a lower-case word's letter pairs that are common English ones. */
+function englishness(w: string): number {
+  let n = 0;
+  for (let i = 1; i < w.length; i++) if (ENGLISH_PAIRS.has(w.slice(i - 1, i + 1))) n++;
+  return n / (w.length - 1);
+}
+/** How much more English a word must read undone for the cipher's view to undo it, and how long. */
+const MORE_ENGLISH = 0.25;
+const MIN_UNDONE = 4;
+
+/** Whether `w` (lower-case) is a key word or a common word as `cls`'s cipher writes it. */
+const isCipheredWord = (w: string, cls: number) =>
+  SHIFTED_COMMON.get(w) === cls ||
+  (w.length >= KEY_MIN &&
+    w.length <= KEY_MAX &&
+    !!CIPHERED.get(stepsHash(w))?.some((c) => cipherOf(w, c) === cls));
+
+/**
+ * `text` with the words `cls`'s cipher wrote undone, the plain ones left: a key or common word so
+ * written, and under a letter cipher any word of four letters or more that reads more English
+ * undone (bigram shares: "sulqw" is "print", "your" stays). Words written backwards have English
+ * pairs either way round, so only the key and common words are turned.
+ */
+function undoCiphered(text: string, cls: number): string {
+  const undo = undoClass(cls);
+  return text.replace(/[A-Za-z]{3,}/g, (w) => {
+    const lower = w.toLowerCase();
+    if (isCipheredWord(lower, cls)) return undo(w);
+    if (cls === REVERSED || w.length < MIN_UNDONE) return w;
+    const back = undo(w);
+    return englishness(back.toLowerCase()) >= englishness(lower) + MORE_ENGLISH ? back : w;
+  });
+}
+
 /** ROT47: every printable ASCII character but the space moved 47 places among the 94. */
 function rot47(s: string): string {
   let out = '';
@@ -349,12 +482,16 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
   const { shift, evidence, byLine } = rotationEvidence(text);
   if (evidence === 2) {
     const undo = undoClass(shift);
-    // Found on the lines without "the": only those are rotated back, the English ones stay.
-    return byLine
+    // Found on the lines without "the" (or ROT13's words in a text with "the"): a line is rotated
+    // back whole unless it has "the" and reads less English so, and then only its words that read
+    // more English rotated back are (key words ciphered in an English sentence).
+    const byWords = (line: string) =>
+      holdsThe(line) && englishness(undo(line).toLowerCase()) <= englishness(line.toLowerCase());
+    return byLine || (shift === 13 && holdsThe(text))
       ? (s) =>
           s
             .split('\n')
-            .map((line) => (holdsThe(line) ? line : undo(line)))
+            .map((line) => (byWords(line) ? undoCiphered(line, shift) : undo(line)))
             .join('\n')
       : undo;
   }
@@ -638,6 +775,10 @@ function visit(st: DecodeState, at: Place): void {
       : ((at.top ? rememberedShape(at.text) : undefined) ?? measureShape(at.text));
   if (shape?.base64Run) scan(st, at, BASE64, 'base64');
   if (at.text.includes('= ') && PADDED_WORD.test(at.text)) base64Words(st, at);
+  // Base64 in chunks is read whole; its chunks are not read one by one in place.
+  const found = st.out.length;
+  if (shape && shape.caseTurns >= MIN_CHUNK_TURNS) base64Chunks(st, at, shape.turnAt);
+  const chunked = st.out.length > found;
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
   if (holdsPluses(at.text)) formValues(st, at);
@@ -653,6 +794,7 @@ function visit(st: DecodeState, at: Place): void {
     if (read !== at.text) decodeWhole(st, at, 'morse', () => read);
   }
   if (at.text.includes('-') && A1Z26_RUN.test(at.text)) decodeWhole(st, at, 'rot13', unA1Z26);
+  if (!chunked) encodedWordsInPlace(st, at, shape);
   const undo = rotationOf(at.text, !at.top);
   if (undo) decodeWhole(st, at, 'rot13', undo);
 }
@@ -664,6 +806,133 @@ function visit(st: DecodeState, at: Place): void {
  */
 export function unrotatedText(text: string): string | undefined {
   return rotationOf(text, false)?.(text);
+}
+
+/** A base64 or hex word turns case or meets a digit after a lower-case letter, or is hex in capitals. */
+const CASE_TURN = /[a-z][A-Z0-9]/;
+const UPPER_HEX = /^(?=[A-F]*[0-9])(?=[0-9]*[A-F])(?:[0-9A-F]{2}){3,}$/;
+/** Hex bytes apart by spaces or colons ("73 79 73 74", "67:75:69"). */
+const SPACED_HEX = /^(?:[0-9A-Fa-f]{2}[ :]){2,}[0-9A-Fa-f]{2}$/;
+/** Runs of escapes (percent or `\x`), read from where indexOf finds their first mark. */
+const PERCENT_RUN = /(?:%(?:[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}))+/y;
+const BACKSLASH_X_RUN = /(?:\\x[0-9A-Fa-f]{2})+/y;
+const ESCAPE_RUNS = [
+  ['%', PERCENT_RUN],
+  ['\\x', BACKSLASH_X_RUN],
+] as const;
+/** Hex bytes apart by spaces or by colons, read in a text whose shape has a hex run. */
+const SPACED_HEX_RUN =
+  /(?<![\w:])(?:(?:[0-9A-Fa-f]{2} ){2,}|(?:[0-9A-Fa-f]{2}:){2,})[0-9A-Fa-f]{2}(?![\w:])/g;
+/**
+ * What an encoded key word decodes to: three to forty characters, a word or a few, each lower-case,
+ * capitalised or (four letters or more) upper-case ("Ignore", "system prompt", "ADMIN"); "hWBbC" or
+ * "JJJ" are an id's or a colour's bytes read by chance.
+ */
+const DECODED_WORD = /^(?=.{3,40}$)(?:[A-Z]?[a-z]+|[A-Z]{4,})(?:[ '-](?:[A-Z]?[a-z]+|[A-Z]{2,}))*$/;
+/** Longest base64 or hex word decoded in place (a longer run is the base64 scan's). */
+const MAX_ENCODED_WORD = 40;
+/** Fewest case turns (TextShape) in a text that may hold chunked base64. */
+const MIN_CHUNK_TURNS = 4;
+/** Fewest encoded words that make a text read with them decoded in place. */
+const MIN_ENCODED_WORDS = 2;
+
+/** A base64 character (the standard alphabet, no padding). */
+const isBase64Char = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47;
+
+/** The run of base64 characters around `p` in `t`, with its padding: [start, end). */
+function tokenAround(t: string, p: number): [number, number] {
+  let a = p;
+  while (a > 0 && isBase64Char(t.charCodeAt(a - 1))) a--;
+  let b = p;
+  while (b < t.length && isBase64Char(t.charCodeAt(b))) b++;
+  for (let pad = 0; pad < 2 && b < t.length && t.charCodeAt(b) === 61; pad++) b++;
+  return [a, b];
+}
+
+/**
+ * Whether [a, b) of `t` stands alone as a word: not inside an identifier, a path, a query, an
+ * escape run or a key's value (`_`, `%`, `\`, `:`, `#`, `=` or another word character beside it).
+ */
+function standsAlone(t: string, a: number, b: number): boolean {
+  const joins = (c: number) => c === 95 || c === 37 || c === 92 || c === 58 || c === 61 || isBase64Char(c);
+  return (
+    !(a > 0 && (joins(t.charCodeAt(a - 1)) || t.charCodeAt(a - 1) === 35)) &&
+    !(b < t.length && joins(t.charCodeAt(b)))
+  );
+}
+
+/**
+ * `w` decoded when it is an encoded word that spells letters, and how it was encoded; an encoded word
+ * inside one ("%5A%33%56%70…", percent-escapes of base64) is decoded once more.
+ */
+function decodedWord(w: string, nested = false): [Encoding, string] | undefined {
+  let encoding: Encoding;
+  let text: string | undefined;
+  if (w.startsWith('%') || w.startsWith('\\x')) {
+    encoding = w.startsWith('%') ? 'url' : 'hex';
+    text = encoding === 'url' ? percentDecode(w) : decodeOne('hex', w);
+  } else if (SPACED_HEX.test(w)) {
+    encoding = 'hex';
+    text = decodeOne('hex', w);
+  } else {
+    if (w.length > MAX_ENCODED_WORD || (!CASE_TURN.test(w) && !UPPER_HEX.test(w))) return undefined;
+    encoding = /^(?:[0-9A-Fa-f]{2}){3,}$/.test(w) ? 'hex' : 'base64';
+    text = encoding === 'hex' ? decodeOne('hex', w) : Buffer.from(w, 'base64').toString('latin1');
+  }
+  if (text === undefined) return undefined;
+  if (DECODED_WORD.test(text)) return [encoding, text];
+  const inner = !nested && text.length >= 4 && text.length <= 40 && decodedWord(text, true);
+  return inner ? [encoding, inner[1]] : undefined;
+}
+
+/**
+ * Key words encoded one by one inside plain text ("Please 69676e6f7265 the 61626f7665 question",
+ * "SWdub3Jl the YWJvdmU= aW5zdHJ1Y3Rpb25z", "your %73%79%73%74%65%6D prompt"), decoded where they
+ * stand: each decoded alone is a word without its sentence. Two such words at least, and the text
+ * is read as the encoding most of them used. The words are looked for where the text's shape turns
+ * case (`turnAt`), where a `%` or `\x` is, and, in a text with a hex run, as spaced hex bytes: a few
+ * places, not every word.
+ */
+function encodedWordsInPlace(st: DecodeState, at: Place, shape: TextShape | undefined): void {
+  if (st.out.length >= DECODE_LIMITS.maxSegments) return;
+  const max = DECODE_LIMITS.maxSegmentChars;
+  const text = at.text.length > max ? at.text.slice(0, max) : at.text;
+  const spans: Array<[number, number]> = [];
+  if (shape && shape.caseTurns >= MIN_ENCODED_WORDS)
+    for (const p of shape.turnAt)
+      if (p < text.length && !(spans.length && spans.at(-1)![1] > p)) spans.push(tokenAround(text, p));
+  for (const [mark, run] of ESCAPE_RUNS)
+    for (let k = text.indexOf(mark); k >= 0; k = text.indexOf(mark, k + 1)) {
+      run.lastIndex = k;
+      const m = run.exec(text);
+      if (!m) continue;
+      spans.push([k, k + m[0].length]);
+      k += m[0].length - 1;
+    }
+  if (shape?.hexRun) {
+    SPACED_HEX_RUN.lastIndex = 0;
+    for (let m = SPACED_HEX_RUN.exec(text); m; m = SPACED_HEX_RUN.exec(text))
+      spans.push([m.index, m.index + m[0].length]);
+  }
+  if (spans.length < MIN_ENCODED_WORDS) return;
+  spans.sort((x, y) => x[0] - y[0]);
+  const counts = new Map<Encoding, number>();
+  let found = 0;
+  let read = '';
+  let copied = 0;
+  for (const [a, b] of spans) {
+    if (a < copied || b - a < 4 || !standsAlone(text, a, b)) continue;
+    const d = decodedWord(text.slice(a, b));
+    if (!d) continue;
+    found++;
+    counts.set(d[0], (counts.get(d[0]) ?? 0) + 1);
+    read += text.slice(copied, a) + d[1];
+    copied = b;
+  }
+  if (found < MIN_ENCODED_WORDS) return;
+  const encoding = [...counts].sort((x, y) => y[1] - x[1])[0]![0];
+  addSegment(st, at, encoding, read + text.slice(copied), [at.start, at.end]);
 }
 
 /** A padded base64 word followed by another: the mark of a text encoded word by word. */
@@ -702,6 +971,72 @@ function base64Words(st: DecodeState, at: Place): void {
     offset += w.length;
   }
   flush(offset);
+}
+
+/** Separators of base64 chunks: space, dot, dash, line break. */
+const isChunkSep = (c: number) => c === 32 || c === 46 || c === 45 || c === 10;
+/** Fewest chunks read as chunked base64. */
+const MIN_CHUNKS = 4;
+
+/** Most chunks read either side of where a run of chunks was found. */
+const MAX_CHUNKS_READ = 1024;
+
+/**
+ * The chunks around the token [a, b): the tokens of base64 characters parted by one separator each,
+ * as far as they go either side (a padded one ends them), at most MAX_CHUNKS_READ each way (a long
+ * text of spaced letters is one long run of one-letter tokens).
+ */
+function chunkRun(t: string, a: number, b: number): Array<[number, number]> {
+  const before: Array<[number, number]> = [];
+  for (let s = a - 1; s > 0 && isChunkSep(t.charCodeAt(s)) && isBase64Char(t.charCodeAt(s - 1));) {
+    const [x, y] = tokenAround(t, s - 1);
+    if (y !== s || before.length >= MAX_CHUNKS_READ) break;
+    before.push([x, s]);
+    s = x - 1;
+  }
+  const run = before.reverse();
+  run.push([a, b]);
+  for (let s = b; s + 1 < t.length && t.charCodeAt(s - 1) !== 61 && isChunkSep(t.charCodeAt(s));) {
+    if (!isBase64Char(t.charCodeAt(s + 1)) || run.length - before.length > MAX_CHUNKS_READ) break;
+    const [, y] = tokenAround(t, s + 1);
+    run.push([s + 1, y]);
+    s = y;
+  }
+  return run;
+}
+
+/**
+ * Base64 cut into chunks of one length (a multiple of four) by spaces, dots, dashes or line breaks,
+ * as a hand splits it ("SWdu.b3Jl.IGFs.bCBw…", "UHJldGVu ZCB5b3Ug …"): four chunks or more, the
+ * last one shorter at most, joined and decoded. Read from the text's case turns (a chunk of base64
+ * has them, prose few), each run once; the words of prose around a run are other lengths.
+ */
+function base64Chunks(st: DecodeState, at: Place, turnAt: number[]): void {
+  const t = at.text;
+  let done = 0;
+  for (const p of turnAt) {
+    if (p < done || p >= t.length || st.out.length >= DECODE_LIMITS.maxSegments || st.budget <= 0) continue;
+    const [a, b] = tokenAround(t, p);
+    const run = chunkRun(t, a, b);
+    done = run.at(-1)![1];
+    // The longest stretch of chunks of one length (a multiple of four), a shorter last one allowed.
+    let best: Array<[number, number]> = [];
+    for (let k = 0; k < run.length;) {
+      const size = run[k]![1] - run[k]![0];
+      let e = k + 1;
+      while (e < run.length && run[e]![1] - run[e]![0] === size) e++;
+      const whole = e;
+      if (e < run.length && run[e]![1] - run[e]![0] < size) e++;
+      if (size % 4 === 0 && e - k > best.length) best = run.slice(k, e);
+      k = whole;
+    }
+    if (best.length < MIN_CHUNKS) continue;
+    const text = decodeOne('base64', best.map(([x, y]) => t.slice(x, y)).join(''));
+    if (text === undefined || !readable(text)) continue;
+    const [start, end] = spanIn(at, best[0]![0], best.at(-1)![1]);
+    addSegment(st, at, 'base64', text, [start, end]);
+    visit(st, { text, start, end, depth: at.depth + 1, top: false });
+  }
 }
 
 /**

@@ -103,6 +103,11 @@ const changingMarksAndSpaces = (s: string) =>
     )
     .join('   ');
 const backwards = (s: string) => [...s].reverse().join('');
+/** Each byte as eight bits, zero-width space for 0 and zero-width non-joiner for 1. */
+const zeroWidthBits = (s: string) =>
+  [...Buffer.from(s)]
+    .map((b) => b.toString(2).padStart(8, '0').replace(/0/g, '\u200b').replace(/1/g, '\u200c'))
+    .join('');
 const a1z26 = (s: string) =>
   s
     .split(' ')
@@ -271,6 +276,51 @@ const FAMILIES: Array<
   ['letters apart by commas, words by slashes', commaLetters, 'despaced'],
   ['fancy leetspeak', fancyLeet, 'leet'],
   [
+    'binary in zero-width characters',
+    (s) => `Thanks for the update.${zeroWidthBits(s)} See you.`,
+    'zero_width',
+  ],
+  [
+    "a Markdown link's title",
+    (s) => `See the [report](https://example.com/r "${s}") for details.`,
+    'comment',
+  ],
+  ["a Markdown image's alt text", (s) => `Our team.\n\n![${s}](https://example.com/team.png)`, 'comment'],
+  [
+    'base64 in chunks of eight apart by spaces',
+    (s) =>
+      b64(s)
+        .match(/.{1,8}/g)!
+        .join(' '),
+    'base64',
+  ],
+  [
+    'base64 in chunks of four apart by dots',
+    (s) =>
+      b64(s)
+        .match(/.{1,4}/g)!
+        .join('.'),
+    'base64',
+  ],
+  [
+    'letters apart by tildes',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => [...w].join('~'))
+        .join('  '),
+    'despaced',
+  ],
+  [
+    'words cut into fragments by hyphens',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => w.match(/.{1,2}/g)!.join('-'))
+        .join(' '),
+    'despaced',
+  ],
+  [
     'letters apart by ". ", words by " / "',
     (s) =>
       s
@@ -297,6 +347,39 @@ describe.each(FAMILIES)('obfuscation family: %s', (_family, hide, view, shown = 
 
   it('flags the hidden attack and leaves the hidden benign text alone', () => {
     expect(injected(hide(ATTACK))).toBe(true);
+    expect(injected(hide(BENIGN))).toBe(false);
+  });
+});
+
+/** The words of six letters or more hidden by `hide`, the rest left plain. */
+const longWords = (hide: (w: string) => string) => (s: string) => s.replace(/[a-z]{6,}/g, (w) => hide(w));
+/** Each word of four letters or more hidden by `hide`. */
+const words = (hide: (w: string) => string) => (s: string) => s.replace(/[a-z]{4,}/g, (w) => hide(w));
+
+/**
+ * Only the key words hidden, the sentence around them plain: the view reads them where they stand.
+ * The benign text is only checked not to be flagged (its words are no key words, which the cipher
+ * views look for).
+ */
+describe.each([
+  ['key words under a Caesar shift', longWords((w) => caesar(w, 5)), 'rot13'],
+  ['key words in Atbash', longWords(atbash), 'rot13'],
+  ['key words written backwards', longWords(backwards), 'rot13'],
+  ['words in base64 one by one', words(b64), 'base64'],
+  ['words in hex one by one', words(hex), 'hex'],
+  ['words percent-encoded one by one', words(percentAll), 'url'],
+  ['words in base64 inside percent-escapes', words((w) => percentAll(b64(w))), 'url'],
+  ['words in hex bytes apart by colons', words((w) => hex(w).replace(/..(?!$)/g, '$&:')), 'hex'],
+  ['key words in ROT13 inside English', longWords(rot13), 'rot13'],
+] as const)('key words hidden in place: %s', (_family, hide, view) => {
+  it('reads the hidden words where they stand and flags the attack', () => {
+    const views = buildViews(hide(ATTACK)).views;
+    expect(views.map((v) => v.name)).toContain(view);
+    expect(views.some((v) => v.text.includes('previous instructions'))).toBe(true);
+    expect(injected(hide(ATTACK))).toBe(true);
+  });
+
+  it('leaves the benign text so hidden alone', () => {
     expect(injected(hide(BENIGN))).toBe(false);
   });
 });

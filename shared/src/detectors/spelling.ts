@@ -179,11 +179,32 @@ const ENGLISH =
 const CONTEXT = 60;
 
 /**
+ * Runs of letters a caller wants besides the misspellings: those as long as a lexicon word whose
+ * first three steps along the alphabet (each 0–25, as `first`'s index step1 × 676 + step2 × 26 +
+ * step3) are marked in `first`, pushed to `out` as [start, end].
+ */
+export interface ShapedRuns {
+  first: Uint8Array;
+  out: Array<[number, number]>;
+}
+/** The steps of a lower-case run's first four letters as one index (ShapedRuns). */
+export function firstSteps(t: string, at: number): number {
+  const b = t.charCodeAt(at + 1);
+  const c = t.charCodeAt(at + 2);
+  return (
+    ((b - t.charCodeAt(at) + 26) % 26) * 676 +
+    ((c - b + 26) % 26) * 26 +
+    ((t.charCodeAt(at + 3) - c + 26) % 26)
+  );
+}
+
+/**
  * Misspelt lexicon words in a lower-case text, among English words: [start, end, the word meant].
  * Runs of letters are read in place, and only one that keeps a lexicon word's first or last three
- * letters is copied out to be looked up: most words cost a few comparisons.
+ * letters is copied out to be looked up: most words cost a few comparisons. `shaped` collects
+ * the runs a cipher reader asks for (ShapedRuns), so it shares this pass.
  */
-export function misspellings(text: string): Array<[number, number, string]> {
+export function misspellings(text: string, shaped?: ShapedRuns): Array<[number, number, string]> {
   const out: Array<[number, number, string]> = [];
   const n = text.length;
   for (let i = 0; i < n;) {
@@ -194,6 +215,8 @@ export function misspellings(text: string): Array<[number, number, string]> {
     const start = i;
     while (i < n && isLetter(text.charCodeAt(i))) i++;
     if (i - start < MIN || i - start > MAX) continue;
+    if (shaped && i - start > MIN && i - start < MAX && shaped.first[firstSteps(text, start)])
+      shaped.out.push([start, i]);
     if ((start > 0 && glued(text.charCodeAt(start - 1))) || (i < n && glued(text.charCodeAt(i)))) continue;
     if (!keepsEnds(text, start, i)) continue;
     const fixed = respelling(text.slice(start, i));

@@ -30,6 +30,13 @@ describe('textShape', () => {
     expect(measureShape('\\éx').hexRun).toBe(false);
   });
 
+  it('finds capitals and digits right after a lower-case letter, and capitals after a digit', () => {
+    expect(measureShape('SWdub3Jl the aW5zdHJ1Y3Rpb25z').caseTurns).toBe(7);
+    expect(measureShape('an iPhone and an mp3 player').turnAt).toEqual([4, 19]);
+    expect(measureShape('5072696E74 your 73797374656D').turnAt).toEqual([7, 27]);
+    expect(measureShape('Plain Title Case Words').caseTurns).toBe(0);
+  });
+
   it('flags any code unit outside ASCII', () => {
     expect(measureShape('café').nonAscii).toBe(true);
     expect(measureShape('emoji 😀').nonAscii).toBe(true);
@@ -41,6 +48,7 @@ describe('textShape', () => {
     const reference = (text: string) => {
       let [digits, digitRun, maxDigitRun, alnumRun, maxAlnumRun, colons, b64, hex] = [0, 0, 0, 0, 0, 0, 0, 0];
       let [nonAscii, base64Run, hexRun] = [false, false, false];
+      const turnAt: number[] = [];
       for (let i = 0; i < text.length; i++) {
         const ch = text[i]!;
         const digit = /[0-9]/.test(ch);
@@ -55,8 +63,12 @@ describe('textShape', () => {
         hexRun ||= hex >= 18 || (ch === 'x' && text[i - 1] === '\\');
         colons += ch === ':' ? 1 : 0;
         nonAscii ||= ch.charCodeAt(0) >= 128;
+        const before = i > 0 ? text[i - 1]! : '';
+        if ((/[a-z]/.test(before) && /[A-Z0-9]/.test(ch)) || (/[0-9]/.test(before) && /[A-Z]/.test(ch)))
+          turnAt.push(i);
       }
-      return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun };
+      const caseTurns = turnAt.length;
+      return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun, caseTurns, turnAt };
     };
     const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n';
     let seed = 21;

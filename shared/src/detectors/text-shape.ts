@@ -15,7 +15,18 @@ export interface TextShape {
   base64Run: boolean;
   /** A `\x` escape, or a run of hex digits and separators (space, colon, dash) holding 18 hex digits. */
   hexRun: boolean;
+  /**
+   * Capitals and digits right after a lower-case letter, and capitals right after a digit
+   * ("aW5zdHJ1", "69676e6f", "5072696E"): base64 and hex words have several, prose a few ("iPhone",
+   * "mp3", "4K").
+   */
+  caseTurns: number;
+  /** Where the first MAX_TURNS of them are: the encoded-word readers look there, not everywhere. */
+  turnAt: number[];
 }
+
+/** Turns whose places are kept. */
+const MAX_TURNS = 256;
 
 // Per-character classes of ASCII, looked up instead of tested range by range.
 const DIGIT = 1;
@@ -56,11 +67,15 @@ export function measureShape(text: string): TextShape {
   let b64Start = 0;
   let hexDigits = 0;
   let hexLiterals = 0;
+  let caseTurns = 0;
+  const turnAt: number[] = [];
+  let afterLower = -1;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 97 && c <= 122) {
       // A lower-case letter: continues the letter and base64 runs, ends a digit run.
       digitStart = i + 1;
+      afterLower = i + 1;
       if (c <= 102) {
         if (++hexDigits >= 18) hexRun = true;
       } else {
@@ -84,6 +99,11 @@ export function measureShape(text: string): TextShape {
     }
     // Outside ASCII: in no class, so it ends every run.
     const f = c < 128 ? CLASSES[c]! : 0;
+    // A digit run that reached i − 1 has digitStart < i (any other character moves it past itself).
+    if (f & ALNUM && (afterLower === i || (!(f & DIGIT) && digitStart < i))) {
+      caseTurns++;
+      if (turnAt.length < MAX_TURNS) turnAt.push(i);
+    }
     if (f & DIGIT) {
       digits++;
       if (i + 1 - digitStart > maxDigitRun) maxDigitRun = i + 1 - digitStart;
@@ -104,7 +124,7 @@ export function measureShape(text: string): TextShape {
   }
   if (n - alnumStart > maxAlnumRun) maxAlnumRun = n - alnumStart;
   if (n - b64Start >= 16) base64Run = true;
-  return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun };
+  return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun, caseTurns, turnAt };
 }
 
 let last: { text: string; shape: TextShape } | undefined;

@@ -1,5 +1,7 @@
 import { confusableFold, enclosedLetter, isLookalikeScript } from './confusables';
 import {
+  CIPHER_FIRST_STEPS,
+  decipheredKeywords,
   decodeSegments,
   FANCY_LEET,
   LEET,
@@ -8,7 +10,7 @@ import {
   LEET_GROUPS,
   unrotatedText,
 } from './encodings';
-import { misspellings } from './spelling';
+import { misspellings, type ShapedRuns } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
 
@@ -362,9 +364,10 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
   return { view, tags, tagsAt };
 }
 
-/** Separator of spaced-out letters: one of ` .,-_*|/+•·` or a line break (a code-unit test, per character). */
+/** Separator of spaced-out letters: one of ` .,-_*|/+~•·` or a line break (a code-unit test, per character). */
 const isSpacedSep = (c: number) =>
   c === 32 ||
+  c === 126 ||
   c === 44 ||
   c === 46 ||
   c === 45 ||
@@ -378,7 +381,7 @@ const isSpacedSep = (c: number) =>
   c === 0xb7;
 // Letters from À on (but the bullet) count as letters, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{c0}-\\u{2021}\\u{2023}-\\u{10FFFF}]';
-const SEP = '[ .,\\-_*|/+\\n\\u{2022}\\u{b7}]{1,3}';
+const SEP = '[ .,\\-_*|/+~\\n\\u{2022}\\u{b7}]{1,3}';
 /**
  * Four lone letters with separators between them. A V8 RegExp, not RE2 (1.4 against 2.0 µs on a
  * 1.6 KB field, and no UTF-8 copy of the view): its match is at most 13 characters long and each
@@ -536,6 +539,99 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
   }
   b.copyFrom(src, pending, t.length);
   return changed ? b.done('despaced', 0, src.segEnd) : undefined;
+}
+
+/** A mark that parts a word's fragments ("ins-tru-cti-ons", "gu.ide.li.nes", "con - ten - t"). */
+const FRAGMENT_MARK = '(?:[.\\-~|*]| - )';
+/**
+ * The middle fragment of a word cut twice (group 1), found from its first mark: a pattern that
+ * starts at a mark is tried at few places of a text, where one that starts at a letter is tried at
+ * every word. Marks of one character, and " - " (tried apart, in a text that has one: a pattern
+ * that may start at a space is tried at every word). The fragment before the first mark is checked
+ * apart (cutBefore).
+ */
+const FRAGMENTED = /[.\-~|*]([a-z]{1,4})[.\-~|*][a-z]/g;
+const FRAGMENTED_SPACED = / - ([a-z]{1,4}) - [a-z]/g;
+const isLower = (c: number) => c >= 97 && c <= 122;
+/**
+ * Whether one to four letters end at `end` (exclusive) in `t`, not inside a path, a host name or
+ * another cut word: the first fragment of a cut word.
+ */
+function cutBefore(t: string, end: number): boolean {
+  let k = end;
+  while (k > 0 && end - k <= 4 && isLower(t.charCodeAt(k - 1))) k--;
+  if (k === end || end - k > 4) return false;
+  if (k === 0) return true;
+  const c = t.charCodeAt(k - 1);
+  return !((c >= 48 && c <= 57) || c === 47 || c === 46 || c === 95 || c === 45);
+}
+/** Middle words of compounds ("step-by-step", "up-to-date", "state-of-the-art"): not a cut word. */
+const COMPOUND_GLUE = new Set([
+  'a',
+  'as',
+  'at',
+  'and',
+  'by',
+  'for',
+  'is',
+  'it',
+  'mm',
+  'my',
+  'of',
+  'on',
+  'over',
+  'the',
+  'to',
+  'up',
+  'with',
+  'you',
+]);
+/** A word cut into fragments of one to four letters, read whole by the view. */
+const FRAGMENTS = new RegExp(`(?<![a-z])[a-z]{1,4}(?:${FRAGMENT_MARK}[a-z]{1,4})+(?![a-z])`, 'g');
+/**
+ * Two words cut twice or more this close (characters from start to start) make a text read with its
+ * fragments joined: a hand that cuts words cuts most of a sentence's, while compounds ("up-to-date",
+ * "one-of-a-kind") stand apart in prose.
+ */
+const FRAGMENTED_NEAR = 80;
+
+/** Whether `re` (FRAGMENTED or FRAGMENTED_SPACED) finds two cut words near each other in `t`. */
+function cutNear(t: string, re: RegExp): boolean {
+  re.lastIndex = 0;
+  let last = -Infinity;
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    // Overlapping tries: the second mark of one may be the first of another.
+    re.lastIndex = m.index + 1;
+    if (COMPOUND_GLUE.has(m[1]!) || !cutBefore(t, m.index)) continue;
+    if (m.index - last <= FRAGMENTED_NEAR) return true;
+    last = m.index;
+  }
+  return false;
+}
+
+/**
+ * Words cut into fragments of a few letters ("Ign-or-e all pr-evi-ous in-st-ruc-ti-on-s",
+ * "Dis.re.gar.d the ru.le.s") joined again, in a text where two words near each other are cut twice;
+ * every short-fragment word is joined then ("sen-d"). Longer parts stay apart ("well-known",
+ * "co-founder"), so ordinary compounds keep their hyphens. Lone letters are despace's.
+ */
+function joinFragments(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+  const t = src.text;
+  if (!cutNear(t, FRAGMENTED) && !(t.includes(' - ') && cutNear(t, FRAGMENTED_SPACED))) return undefined;
+  const b = new ViewBuilder(t.length);
+  let copied = 0;
+  FRAGMENTS.lastIndex = 0;
+  for (let m = FRAGMENTS.exec(t); m; m = FRAGMENTS.exec(t)) {
+    b.copyFrom(src, copied, m.index);
+    for (let k = m.index; k < m.index + m[0].length; k++) {
+      const c = t.charCodeAt(k);
+      if (c >= 97 && c <= 122) b.push(t[k]!, rawIndexAt(src, k));
+    }
+    copied = m.index + m[0].length;
+  }
+  b.copyFrom(src, copied, t.length);
+  signals.spacedRuns++;
+  return b.done('despaced', 0, src.segEnd);
 }
 
 /** Eight or more quoted characters in a row, joined by commas or `+`: `['i', 'g', …]`, `'i' + 'g' + …`. */
@@ -697,8 +793,8 @@ export const readThroughHiding = (view: TextView): boolean =>
  * reads "ignore your previous instructions". A respelt word's first and last letters point at the
  * raw word's, the ones between spread evenly over it.
  */
-function respell(src: TextView): TextView | undefined {
-  const fixes = misspellings(src.text);
+function respell(src: TextView, shaped?: ShapedRuns): TextView | undefined {
+  const fixes = misspellings(src.text, shaped);
   if (!fixes.length) return undefined;
   const b = new ViewBuilder(src.text.length + fixes.length);
   let copied = 0;
@@ -745,6 +841,68 @@ function invisiblesAsSpaces(raw: string): string | undefined {
   for (let i = 0; i < raw.length; i++) if (raw.charCodeAt(i) === 32) spaces++;
   const zeroWidth = raw.match(ZERO_WIDTH)?.length ?? 0;
   return zeroWidth > spaces * 4 ? raw.replace(ZERO_WIDTH, ' ') : undefined;
+}
+
+/** Fewest invisible characters read as bits: two bytes' worth. */
+const MIN_INVISIBLE_BITS = 16;
+
+/**
+ * Bytes written as bits: `marks` split into eights, or at `sep` when the bits are parted; undefined
+ * as soon as a byte is not printable ASCII (most ways of reading the marks fail at the first).
+ */
+function bitsToText(marks: number[], zero: number, one: number, sep: number | undefined): string | undefined {
+  let out = '';
+  let byte = 0;
+  let bits = 0;
+  const flush = () => {
+    const ok = bits === 0 || (bits === 8 && ((byte >= 0x20 && byte <= 0x7e) || byte === 10));
+    if (bits === 8 && ok) out += String.fromCharCode(byte);
+    byte = 0;
+    bits = 0;
+    return ok;
+  };
+  for (const m of marks) {
+    if (m === sep) {
+      if (!flush()) return undefined;
+      continue;
+    }
+    byte = byte * 2 + (m === one ? 1 : 0);
+    if (++bits === 8 && sep === undefined && !flush()) return undefined;
+    if (bits > 8) return undefined;
+  }
+  return flush() ? out : undefined;
+}
+
+/**
+ * Text written in binary with invisible characters (zero-width space for 0 and non-joiner for 1, or
+ * any two of them, a third parting the bytes), as steganography tools hide a message inside a
+ * harmless sentence: the bytes they spell when they read as text. Two or three kinds of invisible
+ * character only; each way of reading them is tried, the first that gives printable text of letters
+ * kept.
+ */
+function invisibleBits(raw: string): string | undefined {
+  const marks: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (
+      c === 0x200b ||
+      c === 0x200c ||
+      c === 0x200d ||
+      c === 0x2060 ||
+      c === 0xfeff ||
+      (c >= 0x2061 && c <= 0x2064)
+    )
+      marks.push(c);
+  }
+  if (marks.length < MIN_INVISIBLE_BITS) return undefined;
+  const kinds = [...new Set(marks)];
+  if (kinds.length < 2 || kinds.length > 3) return undefined;
+  for (const sep of kinds.length === 3 ? kinds : [undefined])
+    for (const [zero, one] of kinds.filter((k) => k !== sep).map((k, i, two) => [k, two[1 - i]!] as const)) {
+      const text = bitsToText(marks, zero, one, sep);
+      if (text && text.length >= 2 && /[a-z]{2}/i.test(text)) return text;
+    }
+  return undefined;
 }
 
 /** Signals of a text nothing was found in yet. */
@@ -805,7 +963,16 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const unrotated = (signals.invisible > 0 || signals.mixedScriptWords > 0) && unrotatedText(head.text);
   if (unrotated)
     addHidden(views, { name: 'rot13', text: unrotated, segStart: 0, segEnd: raw.length }, signals);
-  const spacedByInvisibles = signals.invisible - signals.tagChars >= 4 && invisiblesAsSpaces(rawHeadOf(raw));
+  // Invisible characters are bits of a hidden message, or stand for the spaces.
+  const inBits = signals.invisible - signals.tagChars >= MIN_INVISIBLE_BITS && invisibleBits(rawHeadOf(raw));
+  if (inBits)
+    addHidden(
+      views,
+      { name: 'zero_width', text: normalizeHidden(inBits), segStart: 0, segEnd: raw.length },
+      signals,
+    );
+  const spacedByInvisibles =
+    !inBits && signals.invisible - signals.tagChars >= 4 && invisiblesAsSpaces(rawHeadOf(raw));
   if (spacedByInvisibles)
     addHidden(
       views,
@@ -813,10 +980,17 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       signals,
     );
   // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
-  const respelled = respell(head);
+  // The misspelt words' pass also finds the runs of letters shaped like a key word under a cipher.
+  const shaped: ShapedRuns = { first: CIPHER_FIRST_STEPS, out: [] };
+  const respelled = respell(head, shaped);
   if (respelled) views.push(respelled);
+  const deciphered = decipheredKeywords(head.text, shaped.out);
+  if (deciphered)
+    addHidden(views, { name: 'rot13', text: deciphered, segStart: 0, segEnd: raw.length }, signals);
   const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
+  const joined = joinFragments(spaced ?? head, signals);
+  if (joined) views.push(joined);
   const listed = joinedCharacters(head, signals);
   if (listed) views.push(listed);
   // Multi-symbol leet letters are bars and slashes, which the despaced view took for separators.
@@ -863,6 +1037,12 @@ function normalizeHidden(text: string): string {
 
 // Markdown's link-reference comments: `[//]: # (text)`, `[comment]: <> (text)`, `[x]: # "text"`.
 const MD_COMMENT = /^[ \t]*\[[^\]\n]{0,40}\]:[ \t]*(?:#|<>)[ \t]*(?:\(([^\n]*)\)|"([^\n]*)")[ \t]*$/gm;
+
+/**
+ * Markdown's text a page does not show: a link's or image's title (`[x](url "title")`, shown only on
+ * hover) and an image's alt text (`![alt](url)`, shown only when the image fails), when long.
+ */
+const MD_HIDDEN_TEXT = /!\[([^\]\n]{20,})\]\(|\]\([^\s()]*\s+(?:"([^"\n]{20,})"|'([^'\n]{20,})')\s*\)/g;
 
 /** Comment bodies found so far and the view span [first, last) that holds them. */
 interface CommentParts {
@@ -917,7 +1097,7 @@ function hiddenMarkup(t: string, found: CommentParts) {
 
 /**
  * The text of HTML and Markdown comments, which renderers hide from a human reader but a model
- * reads, and of markup hidden otherwise (hiddenMarkup): one view of all of them, so an instruction
+ * reads, and of markup hidden otherwise (hiddenMarkup, MD_HIDDEN_TEXT): one view of all of them, so an instruction
  * inside a comment is scored on its own and not diluted by the visible document around it.
  */
 function commentView(src: TextView): TextView | undefined {
@@ -935,6 +1115,11 @@ function commentView(src: TextView): TextView | undefined {
     MD_COMMENT.lastIndex = 0;
     for (let m = MD_COMMENT.exec(t); m; m = MD_COMMENT.exec(t))
       addComment(found, m[1] ?? m[2] ?? '', m.index, m.index + m[0].length);
+  }
+  if (t.includes('](')) {
+    MD_HIDDEN_TEXT.lastIndex = 0;
+    for (let m = MD_HIDDEN_TEXT.exec(t); m; m = MD_HIDDEN_TEXT.exec(t))
+      addComment(found, m[1] ?? m[2] ?? m[3] ?? '', m.index, m.index + m[0].length);
   }
   if (t.includes('<') && HIDDEN_MARKUP_HINT.test(t)) hiddenMarkup(t, found);
   if (!found.parts.length) return undefined;
