@@ -8,8 +8,8 @@
  * encoded output in ten at most) framed by a request to decode it and follow it. Every choice is drawn from the
  * caller's seeded RNG, so runs repeat, and a draw that leaves the text nearly unchanged is drawn again.
  */
-import { BRIEFED_FAMILIES, hex2, utf8, type BriefedFamily } from './obfuscation-brief.ts';
-import { chance, int, pick, sample, type Rand } from './rng.ts';
+import { BRIEFED_FAMILIES, hex2, utf8, type BriefedFamily } from './obfuscation-brief';
+import { chance, int, pick, sample, type Rand } from './rng';
 
 export const FAMILIES_H = BRIEFED_FAMILIES;
 
