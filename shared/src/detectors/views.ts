@@ -623,10 +623,8 @@ function joinFragments(src: TextView, signals: ObfuscationSignals): TextView | u
   FRAGMENTS.lastIndex = 0;
   for (let m = FRAGMENTS.exec(t); m; m = FRAGMENTS.exec(t)) {
     b.copyFrom(src, copied, m.index);
-    for (let k = m.index; k < m.index + m[0].length; k++) {
-      const c = t.charCodeAt(k);
-      if (c >= 97 && c <= 122) b.push(t[k]!, rawIndexAt(src, k));
-    }
+    for (let k = m.index; k < m.index + m[0].length; k++)
+      if (isLower(t.charCodeAt(k))) b.push(t[k]!, rawIndexAt(src, k));
     copied = m.index + m[0].length;
   }
   b.copyFrom(src, copied, t.length);
@@ -847,10 +845,11 @@ function invisiblesAsSpaces(raw: string): string | undefined {
 const MIN_INVISIBLE_BITS = 16;
 
 /**
- * Bytes written as bits: `marks` split into eights, or at `sep` when the bits are parted; undefined
- * as soon as a byte is not printable ASCII (most ways of reading the marks fail at the first).
+ * Bytes written as bits (`one` for 1, any other mark for 0): `marks` split into eights, or at `sep`
+ * when the bits are parted; undefined as soon as a byte is not printable ASCII (most ways of
+ * reading the marks fail at the first).
  */
-function bitsToText(marks: number[], zero: number, one: number, sep: number | undefined): string | undefined {
+function bitsToText(marks: number[], one: number, sep: number | undefined): string | undefined {
   let out = '';
   let byte = 0;
   let bits = 0;
@@ -898,8 +897,8 @@ function invisibleBits(raw: string): string | undefined {
   const kinds = [...new Set(marks)];
   if (kinds.length < 2 || kinds.length > 3) return undefined;
   for (const sep of kinds.length === 3 ? kinds : [undefined])
-    for (const [zero, one] of kinds.filter((k) => k !== sep).map((k, i, two) => [k, two[1 - i]!] as const)) {
-      const text = bitsToText(marks, zero, one, sep);
+    for (const one of kinds.filter((k) => k !== sep)) {
+      const text = bitsToText(marks, one, sep);
       if (text && text.length >= 2 && /[a-z]{2}/i.test(text)) return text;
     }
   return undefined;
