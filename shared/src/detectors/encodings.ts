@@ -850,12 +850,14 @@ function tokenAround(t: string, p: number): [number, number] {
   return [a, b];
 }
 
+/** A character that joins a word to its neighbour: `_`, `%`, `\`, `:`, `=` or a base64 character. */
+const joins = (c: number) => c === 95 || c === 37 || c === 92 || c === 58 || c === 61 || isBase64Char(c);
+
 /**
  * Whether [a, b) of `t` stands alone as a word: not inside an identifier, a path, a query, an
  * escape run or a key's value (`_`, `%`, `\`, `:`, `#`, `=` or another word character beside it).
  */
 function standsAlone(t: string, a: number, b: number): boolean {
-  const joins = (c: number) => c === 95 || c === 37 || c === 92 || c === 58 || c === 61 || isBase64Char(c);
   return (
     !(a > 0 && (joins(t.charCodeAt(a - 1)) || t.charCodeAt(a - 1) === 35)) &&
     !(b < t.length && joins(t.charCodeAt(b)))
@@ -995,9 +997,10 @@ function chunkRun(t: string, a: number, b: number): Array<[number, number]> {
     s = x - 1;
   }
   const run = before.reverse();
+  const left = run.length;
   run.push([a, b]);
   for (let s = b; s + 1 < t.length && t.charCodeAt(s - 1) !== 61 && isChunkSep(t.charCodeAt(s));) {
-    if (!isBase64Char(t.charCodeAt(s + 1)) || run.length - before.length > MAX_CHUNKS_READ) break;
+    if (!isBase64Char(t.charCodeAt(s + 1)) || run.length - left > MAX_CHUNKS_READ) break;
     const [, y] = tokenAround(t, s + 1);
     run.push([s + 1, y]);
     s = y;
