@@ -24,10 +24,10 @@ export const DECODE_LIMITS = {
 };
 
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
-// Hex bytes as `\x41`, as a run of pairs (spaced, colon- or dash-separated, broken over lines like a
+// Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot- or dash-separated, broken over lines like a
 // dump, or behind one `0x`), or as C-style `0x41` literals separated by commas or spaces.
 const HEX = new RE2(
-  '(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :-]?(?:\\r?\\n)?){8,}[0-9A-Fa-f]{2}\\b|' +
+  '(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n)?){8,}[0-9A-Fa-f]{2}\\b|' +
     '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n)?)){6,}',
   'g',
 );
@@ -38,8 +38,13 @@ const URLENC = new RE2(
   '[A-Za-z0-9]{0,12}(?:%(?:[0-9A-Fa-fN-Sn-s]{2}|u[0-9A-Fa-f]{4})[^%\\n]{0,12}){4,}',
   'g',
 );
-/** A decoded text that is still percent-encoded (it was encoded twice, or under base64 or hex). */
-const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}/;
+/**
+ * A decoded text that is itself base64 or hex, but for a few marks after it (the quote and brace that
+ * closed the escaped value).
+ */
+const ENCODED_WHOLE = /^[A-Za-z0-9+/=_-]{16,}[^A-Za-z0-9+/=_-]{0,3}$/;
+/** A decoded text that is still percent- or `\\x`-escaped (it was encoded twice, or under base64 or hex). */
+const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}/;
 // An escape whose digit ROT13 moved (`%6S` for `%6F`).
 const ROTATED_ESCAPE = /%(?:[0-9A-Fa-f][N-Sn-s]|[N-Sn-s][0-9A-Fa-f])/g;
 // Words attackers hide (ignore, instructions, previous, system, prompt, jailbreak, password,
@@ -347,6 +352,7 @@ export const LEET: Record<string, string> = {
   '7': 't',
   '8': 'b',
   '9': 'g',
+  '6': 'g',
   '@': 'a',
   $: 's',
   '!': 'i',
@@ -441,10 +447,26 @@ export const LEET_GROUPS: Record<string, string> = {
   vv: 'w',
   "'/": 'y',
   '`/': 'y',
-  '+': 't',
+};
+/**
+ * One-symbol letters read only inside the tokens of a text whose leetspeak is dense: alone they are
+ * punctuation and markup.
+ */
+export const LEET_DENSE: Record<string, string> = {
   '#': 'h',
   '(': 'c',
-  '|': 'l',
+  '[': 'c',
+  '<': 'c',
+  '&': 'e',
+};
+/**
+ * The other letter an ambiguous group is drawn for ("|>" is d or p, "\\|/" w or y, a bar l or i): a
+ * text that holds groups is also read with these.
+ */
+export const LEET_GROUPS_OTHER: Record<string, string> = {
+  '|>': 'p',
+  '\\|/': 'y',
+  '|': 'i',
 };
 export const LEET_GROUP = new RegExp(
   Object.keys(LEET_GROUPS)
@@ -729,7 +751,7 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
       const bytes = Buffer.from(s, 'base64');
       return bytes.toString(isUtf16le(bytes) ? 'utf16le' : 'utf8');
     }
-    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|0[xX]|[\s:,;-]/g, ''), 'hex').toString('utf8');
+    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|0[xX]|[\s:,;.-]/g, ''), 'hex').toString('utf8');
     // Escapes whose digits ROT13 moved (`%6S` for `%6F`): the run is ROT13 over percent-encoding.
     if (encoding === 'url') return percentDecode(holdsTwo(s, '%', ROTATED_ESCAPE) ? rot13(s) : s);
     return rot13(s);
@@ -1123,12 +1145,14 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
   const depth = at.depth + 1;
   let text = decoded;
   let outer = encoding;
+  // Whether undoing it took two levels (ROT13 or reversal over base64).
+  let twice = false;
   // Heavy leetspeak ("|-|[-|_|_()") is symbols more than letters: readable once read as leet.
   if (!readable(decoded) && !readable(readAsLeet(decoded))) {
     const inner = decoded.trim();
     // Base64 or hex of an encoding (base64, hex or percent-escapes): not readable yet, but worth one
     // more level.
-    if (/^[A-Za-z0-9+/=_-]{16,}$/.test(inner) || PERCENT_ESCAPES.test(inner)) {
+    if (ENCODED_WHOLE.test(inner) || PERCENT_ESCAPES.test(inner)) {
       visit(st, { text: inner, start, end, depth, top: false });
       return;
     }
@@ -1137,11 +1161,21 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
       encoding === 'base64' &&
       at.depth < DECODE_LIMITS.maxDepth &&
       unrotateBase64(m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
-    if (!unrotated || !readable(unrotated)) return;
-    text = unrotated;
-    outer = 'rot13';
+    if (unrotated && readable(unrotated)) {
+      text = unrotated;
+      outer = 'rot13';
+    } else {
+      // Base64 written backwards: reversed and decoded (two levels).
+      const unreversed =
+        encoding === 'base64' &&
+        at.depth < DECODE_LIMITS.maxDepth &&
+        decodeOne('base64', reversed(m[0].slice(0, DECODE_LIMITS.maxSegmentChars)));
+      if (!unreversed || !readable(unreversed)) return;
+      text = unreversed;
+    }
+    twice = true;
   }
   addSegment(st, at, outer, text, [start, end]);
-  // ROT13 over base64 used both levels.
-  visit(st, { text, start, end, depth: outer === encoding ? depth : depth + 1, top: false });
+  // ROT13 or reversal over base64 used both levels.
+  visit(st, { text, start, end, depth: twice ? depth + 1 : depth, top: false });
 }

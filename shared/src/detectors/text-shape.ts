@@ -46,7 +46,7 @@ for (let c = 0; c < 128; c++) {
     (alnum ? ALNUM : 0) |
     (base64 ? BASE64 : 0) |
     (hex ? HEX : 0) |
-    (c === 32 || c === 58 || c === 45 ? HEX_SEP : 0);
+    (c === 32 || c === 58 || c === 45 || c === 46 ? HEX_SEP : 0);
 }
 
 /**

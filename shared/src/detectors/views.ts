@@ -8,6 +8,8 @@ import {
   LEET_GROUP,
   LEET_GROUP_HINT,
   LEET_GROUPS,
+  LEET_GROUPS_OTHER,
+  LEET_DENSE,
   unrotatedText,
 } from './encodings';
 import { misspellings, type ShapedRuns } from './spelling';
@@ -364,9 +366,10 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
   return { view, tags, tagsAt };
 }
 
-/** Separator of spaced-out letters: one of ` .,-_*|/+~•·` or a line break (a code-unit test, per character). */
+/** Separator of spaced-out letters: one of ` .,-_*|/+~•·`, a tab or a line break (a code-unit test, per character). */
 const isSpacedSep = (c: number) =>
   c === 32 ||
+  c === 9 ||
   c === 126 ||
   c === 44 ||
   c === 46 ||
@@ -381,7 +384,7 @@ const isSpacedSep = (c: number) =>
   c === 0xb7;
 // Letters from À on (but the bullet) count as letters, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{c0}-\\u{2021}\\u{2023}-\\u{10FFFF}]';
-const SEP = '[ .,\\-_*|/+~\\n\\u{2022}\\u{b7}]{1,3}';
+const SEP = '[ .,\\-_*|/+~\\n\\t\\u{2022}\\u{b7}]{1,3}';
 /**
  * Four lone letters with separators between them. A V8 RegExp, not RE2 (1.4 against 2.0 µs on a
  * 1.6 KB field, and no UTF-8 copy of the view): its match is at most 13 characters long and each
@@ -400,6 +403,12 @@ const FANCY_LEET_HINT = new RegExp(`[a-z][${FANCY_LEET}]|[${FANCY_LEET}][a-z]`);
  */
 const STRONG_LEET = /[0-9@$!]/g;
 const STRONG_FANCY_LEET = new RegExp(`[0-9@$!${FANCY_LEET}]`, 'g');
+/** The same in a text whose leetspeak is dense, with its one-symbol letters (LEET_DENSE). */
+const STRONG_DENSE_LEET = new RegExp(
+  `[0-9@$!${Object.keys(LEET_DENSE).join('').replace(/[[\]]/g, '\\$&')}]`,
+  'g',
+);
+const STRONG_FANCY_DENSE_LEET = new RegExp(`${STRONG_DENSE_LEET.source.slice(0, -1)}${FANCY_LEET}]`, 'g');
 /** Code units of the stand-ins, for the per-character token test. */
 const LEET_CODES = new Set(Object.keys(LEET).map((c) => c.charCodeAt(0)));
 /** Latin letters with accents (Latin-1 and Latin Extended-A and B, but × and ÷). */
@@ -429,6 +438,11 @@ interface RunGaps {
    * " / "), so a lone space between letters is one more changing mark.
    */
   wide: boolean;
+  /**
+   * Letters are parted by spaces and tabs of three widths or more, and words by a gap of three
+   * columns or more (a tab counts two): "D e v  e\tl o p\t\tm o d e".
+   */
+  columns: boolean;
 }
 
 /** Gaps of a run read to tell how it is spaced out. */
@@ -457,7 +471,12 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
     if (n > most || (n === most && rank(gap) < rank(best))) [best, most] = [gap, n];
   const gaps = [...counts.keys()];
   const marks = gaps.filter((gap) => gap.length === 1 && gap !== ' ' && gap !== '\n').length;
-  return { sep: best, wide: marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n')) };
+  const blank = gaps.filter((gap) => /^[ \t]+$/.test(gap)).length;
+  return {
+    sep: best,
+    wide: marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n')),
+    columns: blank >= 3 && blank === gaps.length && gaps.some((gap) => gap.includes('\t')),
+  };
 }
 
 /**
@@ -468,11 +487,19 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
  */
 const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   const { sep } = gaps;
+  if (gaps.columns) return columnsOf(t, from, to) < 3;
   if (to - from !== sep.length) return false;
   if (t.startsWith(sep, from)) return true;
   const c = t.charCodeAt(from);
   return sep.length === 1 && ((c !== 32 && c !== 10) || gaps.wide);
 };
+
+/** How wide the blank gap [from, to) is, a tab counted as two columns. */
+function columnsOf(t: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) n += t.charCodeAt(k) === 9 ? 2 : 1;
+  return n;
+}
 
 /** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
 function despace(src: TextView, signals: ObfuscationSignals): TextView | undefined {
@@ -677,8 +704,11 @@ function holdsLeetGroups(t: string): boolean {
   return kinds.size >= 3;
 }
 
-/** `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones. */
-function readLeetGroups(src: TextView): TextView | undefined {
+/**
+ * `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones;
+ * `other` reads the ambiguous ones as their other letter (LEET_GROUPS_OTHER).
+ */
+function readLeetGroups(src: TextView, other: boolean): TextView | undefined {
   const t = src.text;
   if (!holdsLeetGroups(t)) return undefined;
   const b = new ViewBuilder(t.length);
@@ -686,7 +716,7 @@ function readLeetGroups(src: TextView): TextView | undefined {
   LEET_GROUP.lastIndex = 0;
   for (let m = LEET_GROUP.exec(t); m; m = LEET_GROUP.exec(t)) {
     b.copyFrom(src, copied, m.index);
-    b.push(LEET_GROUPS[m[0]]!, rawIndexAt(src, m.index));
+    b.push((other && LEET_GROUPS_OTHER[m[0]]) || LEET_GROUPS[m[0]]!, rawIndexAt(src, m.index));
     copied = m.index + m[0].length;
   }
   b.copyFrom(src, copied, t.length);
@@ -698,30 +728,96 @@ function readLeetGroups(src: TextView): TextView | undefined {
  * then leet characters inside letter-bearing tokens become letters, and every `l` becomes `i` (1
  * stands for both), so rules run on this view are compiled with l→i too.
  */
-function unleet(plain: TextView, signals: ObfuscationSignals): TextView | undefined {
-  const grouped = readLeetGroups(plain);
+function unleet(plain: TextView, signals: ObfuscationSignals, other = false): TextView | undefined {
+  const grouped = readLeetGroups(plain, other);
   const src = grouped ?? plain;
   const t = src.text;
   const fancy = !src.ascii && FANCY_LEET_HINT.test(t);
   if (!grouped && !fancy && !LEET_HINT.test(t)) return undefined;
-  let out = '';
-  let changed = grouped !== undefined;
   // Several leet letters: the injection detector reads a leet view from two leet tokens on.
   if (grouped) signals.leetTokens += 2;
+  let read = readLeetTokens(t, fancy, grouped !== undefined, other);
+  // A text where leetspeak is dense is read again with every token's stand-ins.
+  if (!grouped && read.tokens >= MIN_DENSE_LEET && read.tokens * 4 >= wordCount(t))
+    read = readLeetTokens(t, fancy, true, other);
+  signals.leetTokens += read.tokens;
+  if (!grouped && !read.tokens) return undefined;
+  const view: TextView = {
+    name: 'leet',
+    text: read.out.replace(/l/g, 'i'),
+    modelText: read.out,
+    segStart: src.segStart,
+    segEnd: src.segEnd,
+  };
+  if (src.identity) {
+    view.identity = true;
+    view.ascii = src.ascii;
+  } else if (src.map) view.map = src.map;
+  return view;
+}
+
+/**
+ * Adds the leet views of a text drawn in multi-symbol letters: read once with each ambiguous group's
+ * first letter and once with its other (LEET_GROUPS_OTHER).
+ */
+function addLeetGroups(views: TextView[], src: TextView, signals: ObfuscationSignals) {
+  for (const other of [false, true]) {
+    const leet = unleet(src, signals, other);
+    if (leet) views.push(leet);
+  }
+}
+
+/** Leet tokens from which a text's leetspeak may be dense (a quarter of its words or more). */
+const MIN_DENSE_LEET = 3;
+
+/** Words of `t`, counted by the spaces and line breaks between them. */
+function wordCount(t: string): number {
+  let n = 1;
+  for (let k = t.indexOf(' '); k >= 0; k = t.indexOf(' ', k + 1)) n++;
+  for (let k = t.indexOf('\n'); k >= 0; k = t.indexOf('\n', k + 1)) n++;
+  return n;
+}
+
+/** Code units of the one-symbol letters (`(` c, `#` h, `&` e, …) a dense text's tokens also hold. */
+const LEET_DENSE_CODES = new Set(Object.keys(LEET_DENSE).map((g) => g.charCodeAt(0)));
+
+/** A token's character; a dense text's tokens also hold the one-symbol letters. */
+const isLeetTokenChar = (c: number, dense: boolean) => isTokenChar(c) || (dense && LEET_DENSE_CODES.has(c));
+
+/**
+ * `t` with leet stand-ins read as letters inside the tokens that look like leetspeak, and how many
+ * such tokens there were. `dense` (a text drawn in multi-symbol letters, or whose leetspeak is dense)
+ * reads every token with a stand-in and a letter, and a short one of digits alone ("15" is "is");
+ * `other` reads an ambiguous stand-in as its other letter.
+ */
+function readLeetTokens(
+  t: string,
+  fancyText: boolean,
+  dense: boolean,
+  other: boolean,
+): { out: string; tokens: number } {
+  let out = '';
+  let tokens = 0;
   // Only tokens (runs of letters, digits and stand-ins) holding a digit or a stand-in other than `|`
   // and `+` can change ("c++" and "a|b" do not; "fo||0w" does): jump from one such character to the
   // next. Tokens are measured in place; the text is copied only around the ones that change (most
   // fields with digits have none: phone numbers, dates, keys).
-  const leetRe = fancy ? STRONG_FANCY_LEET : STRONG_LEET;
+  const leetRe = dense
+    ? fancyText
+      ? STRONG_FANCY_DENSE_LEET
+      : STRONG_DENSE_LEET
+    : fancyText
+      ? STRONG_FANCY_LEET
+      : STRONG_LEET;
   leetRe.lastIndex = 0;
   // Text before `copied` is in `out`; tokens end at or before `scanned`.
   let copied = 0;
   let scanned = 0;
   for (let m = leetRe.exec(t); m; m = leetRe.exec(t)) {
     let s = m.index;
-    while (s > scanned && isTokenChar(t.charCodeAt(s - 1))) s--;
+    while (s > scanned && isLeetTokenChar(t.charCodeAt(s - 1), dense)) s--;
     let e = m.index + 1;
-    while (e < t.length && isTokenChar(t.charCodeAt(e))) e++;
+    while (e < t.length && isLeetTokenChar(t.charCodeAt(e), dense)) e++;
     leetRe.lastIndex = e;
     // A `!` ending a token is punctuation ("stop!"), not a leet i: it stays outside the token.
     while (e > s && t.charCodeAt(e - 1) === 33) e--;
@@ -748,33 +844,24 @@ function unleet(plain: TextView, signals: ObfuscationSignals): TextView | undefi
       length <= MAX_LEET_TOKEN &&
       length >= 2 &&
       leet >= 1 &&
-      ((letters >= 1 && length >= 3 && (leet <= letters + 1 || (length >= 5 && letters >= 2))) ||
+      ((letters >= 1 && (dense || (length >= 3 && (leet <= letters + 1 || (length >= 5 && letters >= 2))))) ||
+        (dense && length <= 4) ||
         (fancy >= 2 && latin >= 1))
     ) {
-      signals.leetTokens++;
-      changed = true;
+      tokens++;
       out += t.slice(copied, s);
       for (let k = s; k < e; k++) {
         const ch = t[k]!;
-        out += LEET[ch] ?? (isAccented(t.charCodeAt(k)) ? ch.normalize('NFD')[0]! : ch);
+        out +=
+          (other && LEET_GROUPS_OTHER[ch]) ||
+          LEET[ch] ||
+          (dense && LEET_DENSE[ch]) ||
+          (isAccented(t.charCodeAt(k)) ? ch.normalize('NFD')[0]! : ch);
       }
       copied = e;
     }
   }
-  if (!changed) return undefined;
-  out += t.slice(copied);
-  const view: TextView = {
-    name: 'leet',
-    text: out.replace(/l/g, 'i'),
-    modelText: out,
-    segStart: src.segStart,
-    segEnd: src.segEnd,
-  };
-  if (src.identity) {
-    view.identity = true;
-    view.ascii = src.ascii;
-  } else if (src.map) view.map = src.map;
-  return view;
+  return { out: out + t.slice(copied), tokens };
 }
 
 /**
@@ -829,6 +916,22 @@ function prefixView(view: TextView, max: number): TextView {
 /** The raw text the derived views read. */
 const rawHeadOf = (raw: string) => (raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw);
 
+/** `raw` without its zero-width characters, and where each of its characters stands in `raw`. */
+function withoutZeroWidth(raw: string): { text: string; at: number[] } {
+  const kept: number[] = [];
+  let text = '';
+  let copied = 0;
+  ZERO_WIDTH.lastIndex = 0;
+  for (let m = ZERO_WIDTH.exec(raw); m; m = ZERO_WIDTH.exec(raw)) {
+    text += raw.slice(copied, m.index);
+    for (let k = copied; k < m.index; k++) kept.push(k);
+    copied = m.index + m[0].length;
+  }
+  text += raw.slice(copied);
+  for (let k = copied; k < raw.length; k++) kept.push(k);
+  return { text, at: kept };
+}
+
 /**
  * The text with its zero-width characters as spaces, when they stand for the spaces too
  * ("take\u200ba\u200bbrea\u200bth"): dropped, they glue every word to the next. Only for a text
@@ -846,30 +949,34 @@ const MIN_INVISIBLE_BITS = 16;
 
 /**
  * Bytes written as bits (`one` for 1, any other mark for 0): `marks` split into eights, or at `sep`
- * when the bits are parted; undefined as soon as a byte is not printable ASCII (most ways of
- * reading the marks fail at the first).
+ * when the bits are parted, read as UTF-8 text; undefined as soon as a byte is a control character
+ * (most ways of reading the marks fail at the first) or when the bytes are not UTF-8.
  */
 function bitsToText(marks: number[], one: number, sep: number | undefined): string | undefined {
-  let out = '';
+  const bytes: number[] = [];
   let byte = 0;
   let bits = 0;
-  const flush = () => {
-    const ok = bits === 0 || (bits === 8 && ((byte >= 0x20 && byte <= 0x7e) || byte === 10));
-    if (bits === 8 && ok) out += String.fromCharCode(byte);
+  // Continuation bytes still due after a UTF-8 lead byte.
+  let pending = 0;
+  for (let k = 0; k <= marks.length; k++) {
+    const m = marks[k];
+    if (m !== undefined && m !== sep) {
+      byte = byte * 2 + (m === one ? 1 : 0);
+      if (++bits > 8) return undefined;
+      if (bits < 8 || sep !== undefined) continue;
+    }
+    // A byte ends: at the separator, after eight bits when there is none, or at the end.
+    if (bits === 0) continue;
+    if (bits !== 8 || (byte < 0x20 && byte !== 10) || byte === 0x7f) return undefined;
+    // UTF-8's continuation bytes come only, and always, after a lead byte.
+    if ((byte & 0xc0) === 0x80 ? --pending < 0 : pending > 0) return undefined;
+    if (byte >= 0xc0) pending = byte >= 0xf0 ? 3 : byte >= 0xe0 ? 2 : 1;
+    bytes.push(byte);
     byte = 0;
     bits = 0;
-    return ok;
-  };
-  for (const m of marks) {
-    if (m === sep) {
-      if (!flush()) return undefined;
-      continue;
-    }
-    byte = byte * 2 + (m === one ? 1 : 0);
-    if (++bits === 8 && sep === undefined && !flush()) return undefined;
-    if (bits > 8) return undefined;
   }
-  return flush() ? out : undefined;
+  const text = Buffer.from(bytes).toString('utf8');
+  return text.includes('\ufffd') ? undefined : text;
 }
 
 /**
@@ -993,23 +1100,36 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const listed = joinedCharacters(head, signals);
   if (listed) views.push(listed);
   // Multi-symbol leet letters are bars and slashes, which the despaced view took for separators.
-  const leet = unleet(spaced && !holdsLeetGroups(head.text) ? spaced : head, signals);
-  if (leet) views.push(leet);
+  if (!holdsLeetGroups(head.text)) {
+    const leet = unleet(spaced ?? head, signals);
+    if (leet) views.push(leet);
+  } else addLeetGroups(views, head, signals);
   const comments = commentView(head);
   if (comments) views.push(comments);
+  // A comment's or hidden element's text may be leetspeak of its own.
+  if (comments && holdsLeetGroups(comments.text)) addLeetGroups(views, comments, signals);
   // A comment's text is read apart from the prose around it, where a rotation's words are plain.
   const unrotatedComments = comments && unrotatedText(comments.text);
   if (unrotatedComments) addHidden(views, { ...comments, name: 'rot13', text: unrotatedComments }, signals);
-  for (const d of decodeSegments(rawHeadOf(raw))) {
+  const rawHead = rawHeadOf(raw);
+  addDecoded(views, signals, rawHead);
+  // Zero-width characters inside an encoded run (between every two characters of a base64 text) part
+  // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
+  if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, rawHead, true);
+  return { raw, normalized, views, signals };
+}
+
+/** Adds the views of the segments decoded from `raw`, or from `raw` without its zero-width characters. */
+function addDecoded(views: TextView[], signals: ObfuscationSignals, raw: string, visible = false) {
+  const { text, at } = visible ? withoutZeroWidth(raw) : { text: raw, at: undefined };
+  for (const d of decodeSegments(text)) {
     signals.decoded++;
     if (d.encoding === 'morse') signals.symbolTexts++;
-    addHidden(
-      views,
-      { name: d.encoding, text: normalizeHidden(d.text), segStart: d.start, segEnd: d.end },
-      signals,
-    );
+    const [segStart, segEnd] = at
+      ? [at[d.start] ?? raw.length, (at[d.end - 1] ?? raw.length) + 1]
+      : [d.start, d.end];
+    addHidden(views, { name: d.encoding, text: normalizeHidden(d.text), segStart, segEnd }, signals);
   }
-  return { raw, normalized, views, signals };
 }
 
 /**
