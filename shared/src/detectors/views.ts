@@ -419,13 +419,19 @@ function rawIndexAt(view: TextView, i: number): number {
   return view.identity ? i : (view.map?.[i] ?? view.segStart);
 }
 
+/** `.`, `,`, `;`, `:`, `!` or `?`. */
+const isStop = (c: number) => c === 46 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63;
+
+/** Widest gap inside a run of lone letters: words spaced out are often parted by five spaces. */
+const MAX_GAP = 6;
+
 /**
- * Where the lone letter after the letter at `j` starts, past a gap of one to four separators; -1 when
- * no lone letter follows such a gap.
+ * Where the lone letter after the letter at `j` starts, past a gap of one to MAX_GAP separators; -1
+ * when no lone letter follows such a gap.
  */
 function nextLoneLetter(t: string, j: number, isL: (k: number) => boolean): number {
   let k = j + 1;
-  while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= 4) k++;
+  while (k < t.length && isSpacedSep(t.charCodeAt(k)) && k - j <= MAX_GAP) k++;
   return k >= t.length || !isL(k) || isL(k + 1) || k === j + 1 ? -1 : k;
 }
 
@@ -463,18 +469,22 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
     counts.set(gap, (counts.get(gap) ?? 0) + 1);
     j = k;
   }
-  let best = '';
-  let most = 0;
-  // On a tie the shorter gap, then a mark over a space: in "I a.m o.u.t" the space parts words.
-  const rank = (gap: string) => gap.length * 2 + (gap.includes(' ') ? 1 : 0);
-  for (const [gap, n] of counts)
-    if (n > most || (n === most && rank(gap) < rank(best))) [best, most] = [gap, n];
   const gaps = [...counts.keys()];
   const marks = gaps.filter((gap) => gap.length === 1 && gap !== ' ' && gap !== '\n').length;
   const blank = gaps.filter((gap) => /^[ \t]+$/.test(gap)).length;
+  const wide = marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n'));
+  let best = '';
+  let most = 0;
+  // On a tie the shorter gap, then a mark over a space: in "I a.m o.u.t" the space parts words.
+  // Letters parted by marks that change are so even where the wide gap between words is commoner
+  // than any one mark ("y.o+u   a*r+e   n*o.w").
+  const rank = (gap: string) => gap.length * 2 + (gap.includes(' ') ? 1 : 0);
+  for (const [gap, n] of counts)
+    if ((!wide || gap.length === 1) && (n > most || (n === most && rank(gap) < rank(best))))
+      [best, most] = [gap, n];
   return {
     sep: best,
-    wide: marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n')),
+    wide,
     columns: blank >= 3 && blank === gaps.length && gaps.some((gap) => gap.includes('\t')),
   };
 }
@@ -531,6 +541,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       pending = i;
       const mark = b.mark();
       const runGaps = runSeparator(t, i, isL);
+      const blankSep = /^[ \t]+$/.test(runGaps.sep);
       let j = i;
       let letters = 0;
       let alphabetic = 0;
@@ -548,7 +559,12 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
           // unless the letters themselves are a line each.
           if (!runGaps.sep.includes('\n') && t.slice(j + 1, k).includes('\n'))
             for (let g = j + 1; g < k; g++) b.push(t[g]!, at(g));
-          else b.push(' ', at(j + 1));
+          else {
+            // Between letters spaced by blanks, a full stop or comma in a word break ends a sentence
+            // or clause ("d .   a"); other marks (" | ", " / ") only part the words.
+            if (blankSep) for (let g = j + 1; g < k; g++) if (isStop(t.charCodeAt(g))) b.push(t[g]!, at(g));
+            b.push(' ', at(j + 1));
+          }
         }
         j = k;
       }
