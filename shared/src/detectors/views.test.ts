@@ -126,6 +126,19 @@ describe('text views', () => {
     expect(view('s e n d | t h e | k e y', 'despaced')?.text).toBe('send the key');
   });
 
+  it('reads a mark with a space either side as one more changing mark where words are three blanks apart', () => {
+    expect(
+      view('C . a . n   y_o_u   s_u . m . m_a r_i . s_e   t_h e   n o . t e . s', 'despaced')?.text,
+    ).toBe('can you summarise the notes');
+    // Where no blank gap is wide, " * " is the letters' gap and a slash parts the words.
+    expect(view('F * r * o * m / n * o * w / o * n', 'despaced')?.text).toBe('from now on');
+  });
+
+  it('joins four or more quoted characters and reads the open box as a space', () => {
+    expect(view("Please ['s', 'e', 'n', 'd'] the key", 'despaced')?.text).toContain(' send ');
+    expect(view('Join: Y, o, u, ␣, a, r, e, ␣, f, r, e, e', 'despaced')?.text).toContain('you are free');
+  });
+
   it('reads A1Z26 where four numbers up to 26 are joined by dashes, not in dates or phone numbers', () => {
     expect(decodeSegments('9-7-14-15-18-5 1-12-12').find((d) => d.encoding === 'rot13')?.text).toBe(
       'ignore all',

@@ -449,6 +449,11 @@ interface RunGaps {
    * columns or more (a tab counts two): "D e v  e\tl o p\t\tm o d e".
    */
   columns: boolean;
+  /**
+   * Words are parted by blanks three wide or more and letters by changing marks, so a mark with a
+   * space either side parts letters too ("t . a_s-k   a_d . d").
+   */
+  padded: boolean;
 }
 
 /** Gaps of a run read to tell how it is spaced out. */
@@ -471,8 +476,12 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
   }
   const gaps = [...counts.keys()];
   const marks = gaps.filter((gap) => gap.length === 1 && gap !== ' ' && gap !== '\n').length;
-  const blank = gaps.filter((gap) => /^[ \t]+$/.test(gap)).length;
-  const wide = marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n'));
+  const blanks = gaps.filter((gap) => /^[ \t]+$/.test(gap));
+  const blankWide = blanks.some((gap) => gap.length >= 3);
+  // A mark with a space either side (" . ") is one more changing mark where words are blanks apart.
+  const paddedMark = blankWide && gaps.some((gap) => gap.length === 3 && isPaddedMark(gap));
+  const wide =
+    (marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n'))) || (paddedMark && marks >= 1);
   let best = '';
   let most = 0;
   // On a tie the shorter gap, then a mark over a space: in "I a.m o.u.t" the space parts words.
@@ -485,7 +494,8 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
   return {
     sep: best,
     wide,
-    columns: blank >= 3 && blank === gaps.length && gaps.some((gap) => gap.includes('\t')),
+    columns: blanks.length >= 3 && blanks.length === gaps.length && gaps.some((gap) => gap.includes('\t')),
+    padded: wide && blankWide,
   };
 }
 
@@ -498,11 +508,15 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
 const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   const { sep } = gaps;
   if (gaps.columns) return columnsOf(t, from, to) < 3;
+  if (gaps.padded && to - from === 3) return isPaddedMark(t.slice(from, to));
   if (to - from !== sep.length) return false;
   if (t.startsWith(sep, from)) return true;
   const c = t.charCodeAt(from);
   return sep.length === 1 && ((c !== 32 && c !== 10) || gaps.wide);
 };
+
+/** A three-character gap that is a mark with a space either side (" . ", " _ "). */
+const isPaddedMark = (gap: string) => gap[0] === ' ' && gap[2] === ' ' && gap[1] !== ' ' && gap[1] !== '\n';
 
 /** How wide the blank gap [from, to) is, a tab counted as two columns. */
 function columnsOf(t: string, from: number, to: number): number {
@@ -546,7 +560,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       let letters = 0;
       let alphabetic = 0;
       while (j < t.length && isL(j) && !isL(j + 1)) {
-        b.push(t[j]!, at(j));
+        // The open box (␣) is the sign for a space.
+        b.push(t.charCodeAt(j) === 0x2423 ? ' ' : t[j]!, at(j));
         letters++;
         if (t.charCodeAt(j) >= 97) alphabetic++;
         const k = nextLoneLetter(t, j, isL);
@@ -675,8 +690,11 @@ function joinFragments(src: TextView, signals: ObfuscationSignals): TextView | u
   return b.done('despaced', 0, src.segEnd);
 }
 
-/** Eight or more quoted characters in a row, joined by commas or `+`: `['i', 'g', …]`, `'i' + 'g' + …`. */
-const CHARACTER_LIST = /(?:(['"])[^'"\n]\1\s*[,+]\s*){7,}(['"])[^'"\n]\2/g;
+/**
+ * Four or more quoted characters in a row, joined by commas or `+`: `['i', 'g', …]`, `'i' + 'g' + …`
+ * (a key word alone: `['s', 'e', 'n', 'd']`).
+ */
+const CHARACTER_LIST = /(?:(['"])[^'"\n]\1\s*[,+]\s*){3,}(['"])[^'"\n]\2/g;
 
 /**
  * A text split into quoted characters (a list, or strings added up) read as the text they spell:
