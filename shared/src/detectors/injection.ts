@@ -382,9 +382,10 @@ function collectHits(fv: FieldViews, ctx: InjectionContext, lazy: boolean): Map<
     matchView(view, hits, ctx, lazy);
   }
   if (hits.size > 0) weighMentions(hits);
-  // Morse code and a list of quoted characters are lone punctuation tokens too, but their views read
-  // them as words.
-  const suffix = fv.signals.symbolTexts === 0 && optimisedSuffix(fv.raw);
+  // Morse code, a list of quoted characters and words spaced out by marks are lone punctuation
+  // tokens too, but their views read them as words (an optimised suffix's runs of lone `!` are not
+  // words).
+  const suffix = fv.signals.symbolTexts === 0 && fv.signals.spacedWords === 0 && optimisedSuffix(fv.raw);
   if (suffix) {
     const view: TextView = { name: 'raw', text: fv.raw, identity: true, segStart: 0, segEnd: fv.raw.length };
     const weight = Math.min(0.75, 0.5 + 0.05 * (suffix.score - SUFFIX_THRESHOLD));

@@ -71,6 +71,8 @@ export interface ObfuscationSignals {
   bidi: number;
   mixedScriptWords: number;
   spacedRuns: number;
+  /** Runs of eight spaced-out letters or more, four in five of them letters (not `!` or digits). */
+  spacedWords: number;
   /** Texts split into quoted characters (joinedCharacters) or written in Morse code, read as words. */
   symbolTexts: number;
   leetTokens: number;
@@ -586,6 +588,7 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       // A list of numbers ("1, 2, 3, 4") is not letters spelled out; a list of letters is.
       if (letters >= 4 && (!runGaps.sep.includes(',') || alphabetic * 2 >= letters)) {
         signals.spacedRuns++;
+        if (letters >= 8 && alphabetic * 5 >= letters * 4) signals.spacedWords++;
         changed = true;
         i = j;
         pending = j;
@@ -1052,6 +1055,7 @@ const noSignals = (): ObfuscationSignals => ({
   bidi: 0,
   mixedScriptWords: 0,
   spacedRuns: 0,
+  spacedWords: 0,
   symbolTexts: 0,
   leetTokens: 0,
   decoded: 0,
