@@ -61,6 +61,31 @@ const HINT_WORDS = [
   'disregard',
 ];
 const COMMON_WORDS = ['the', 'and', 'you', 'your', 'all', 'this', 'with', 'from', 'that', 'are', 'for'];
+/**
+ * Function words of German, French, Spanish, Italian and Dutch, read under ROT13 only (two different
+ * ones mark a ROT13 text as two English ones do): the other shifts' words would meet by chance, and
+ * so would "une" and "una", whose ROT13 is Swedish's "har" and "han".
+ */
+const OTHER_COMMON_WORDS = [
+  'der',
+  'die',
+  'und',
+  'sie',
+  'nicht',
+  'ist',
+  'les',
+  'des',
+  'vous',
+  'pour',
+  'dans',
+  'los',
+  'las',
+  'para',
+  'usted',
+  'della',
+  'het',
+  'een',
+];
 
 /** `s` with its ASCII letters moved `k` places along the alphabet (ROT13 is 13; 26 − k undoes k). */
 function rotate(s: string, k: number): string {
@@ -118,7 +143,7 @@ const undoClass = (k: number): ((s: string) => string) =>
  * literals (linear: no repetition); called on every field, it skips a native call.
  */
 const ROT13_ANY = new RegExp(
-  `\\b(?:(${trieSource(HINT_WORDS.map(rot13))}|rot[- ]?13)|${trieSource(COMMON_WORDS.map(rot13))})\\b`,
+  `\\b(?:(${trieSource(HINT_WORDS.map(rot13))}|rot[- ]?13)|${trieSource([...COMMON_WORDS, ...OTHER_COMMON_WORDS].map(rot13))})\\b`,
   'gi',
 );
 /** The other shifts', Atbash's and reversed common words, read where ROT13's and "the" are not (below). */
