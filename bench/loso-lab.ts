@@ -16,7 +16,8 @@
  * (bench/support/synthetic-roleplay.ts; not shipped); LAB_FOLLOWUPS=1500 adds that many benign later
  * turns of a conversation (bench/support/synthetic-followups.ts; not shipped); LAB_QUOTING=1000 adds
  * that many benign texts about AI security that quote an attack as an example
- * (bench/support/synthetic-quoting.ts; not shipped);
+ * (bench/support/synthetic-quoting.ts; not shipped); LAB_NOTICES=1500 adds that many benign transactional
+ * notices and service messages (bench/support/synthetic-notices.ts; not shipped);
  * LAB_DATA_ALONE=0.55,0.6 also scores the in-document table and the LAB_TEST files read as tool
  * outputs with the model needing that probability when no rule fired (one line per shift and value,
  * means of the folds; measured and not kept, docs/detection-experiments.md, 2026-12-03);
@@ -137,6 +138,7 @@ const labRows = {
   roleplay: Number(process.env.LAB_ROLEPLAY ?? 0),
   followups: Number(process.env.LAB_FOLLOWUPS ?? 0),
   quoting: Number(process.env.LAB_QUOTING ?? 0),
+  notices: Number(process.env.LAB_NOTICES ?? 0),
 };
 const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples(labRows);
 // With small windows, benign texts' small windows are negatives too (the model scores them).

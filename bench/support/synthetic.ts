@@ -23,6 +23,7 @@ import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
 import { languageRows } from './synthetic-languages';
 import { followUp } from './synthetic-followups';
 import { quotingText } from './synthetic-quoting';
+import { notice } from './synthetic-notices';
 import { roleplayAttack, roleplayLookalike } from './synthetic-roleplay';
 
 export interface SyntheticRow {
@@ -615,6 +616,8 @@ export interface LabRows {
   followups?: number;
   /** Benign texts about AI security that quote an attack as an example (synthetic-quoting.ts; LAB_QUOTING). */
   quoting?: number;
+  /** Benign transactional notices and service messages (synthetic-notices.ts; LAB_NOTICES). */
+  notices?: number;
 }
 
 /**
@@ -625,7 +628,7 @@ export interface LabRows {
  */
 export function syntheticRows(
   seed = 2021,
-  { languages = 0, roleplay = 0, followups = 0, quoting = 0 }: LabRows = {},
+  { languages = 0, roleplay = 0, followups = 0, quoting = 0, notices = 0 }: LabRows = {},
 ): SyntheticRow[] {
   const r = rng(seed);
   const base = [...baseRows(r)];
@@ -668,5 +671,9 @@ export function syntheticRows(
   // from a seed of their own after those; likewise not shipped, `LAB_QUOTING`.
   const q = rng(seed + 5);
   for (let i = 0; i < quoting; i++) add(quotingText(q, addressed), 'benign', 'quoting');
+  // `notices` benign transactional notices (synthetic-notices.ts), from a seed of their own after
+  // those; likewise not shipped (measured and not kept, docs/detection-experiments.md), `LAB_NOTICES`.
+  const o = rng(seed + 6);
+  for (let i = 0; i < notices; i++) add(notice(o), 'benign', 'notice');
   return out;
 }

@@ -43,7 +43,7 @@ const URLENC = new RE2(
  * closed the escaped value).
  */
 const ENCODED_WHOLE = /^[A-Za-z0-9+/=_-]{16,}[^A-Za-z0-9+/=_-]{0,3}$/;
-/** A decoded text that is still percent- or `\\x`-escaped (it was encoded twice, or under base64 or hex). */
+/** A decoded text that is still percent- or `\x`-escaped (it was encoded twice, or under base64 or hex). */
 const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}/;
 // An escape whose digit ROT13 moved (`%6S` for `%6F`).
 const ROTATED_ESCAPE = /%(?:[0-9A-Fa-f][N-Sn-s]|[N-Sn-s][0-9A-Fa-f])/g;

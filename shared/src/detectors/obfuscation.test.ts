@@ -108,7 +108,7 @@ const zeroWidthBits = (s: string) =>
   [...Buffer.from(s)]
     .map((b) => b.toString(2).padStart(8, '0').replace(/0/g, '\u200b').replace(/1/g, '\u200c'))
     .join('');
-/** Leetspeak of many symbols, the ambiguous ones too ("|>" for p, "\\|/" for y, "&" for e, "[" for c). */
+/** Leetspeak of many symbols, the ambiguous ones too ("|>" for p, "\|/" for y, "&" for e, "[" for c). */
 const HEAVY_LEET: Record<string, string> = {
   a: '4',
   c: '[',

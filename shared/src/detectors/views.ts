@@ -421,8 +421,8 @@ function rawIndexAt(view: TextView, i: number): number {
   return view.identity ? i : (view.map?.[i] ?? view.segStart);
 }
 
-/** `.`, `,`, `;`, `:`, `!` or `?`. */
-const isStop = (c: number) => c === 46 || c === 44 || c === 59 || c === 58 || c === 33 || c === 63;
+/** `.`, `,`, `;`, `:` or `?` (`!` is leetspeak's i among spaced letters). */
+const isStop = (c: number) => c === 46 || c === 44 || c === 59 || c === 58 || c === 63;
 
 /** Widest gap inside a run of lone letters: words spaced out are often parted by five spaces. */
 const MAX_GAP = 6;
@@ -505,7 +505,9 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
  * Whether the gap [from, to) parts letters as the run's separator does: the same, or both one
  * character, so letters parted by a mark that changes ("s.t+o*p") stay one word. A one-character
  * gap that is a space or a line break parts words ("i-g-n-o-r-e a-l-l"), unless the run's marks
- * change and its words are parted by wider gaps ("s.t o*p   a_l l").
+ * change and its words are parted by wider gaps ("s.t o*p   a_l l"). Blanks of changing width
+ * part letters below three columns (RunGaps.columns), and a padded mark parts letters where words
+ * are blanks apart (RunGaps.padded).
  */
 const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   const { sep } = gaps;
@@ -577,8 +579,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
           if (!runGaps.sep.includes('\n') && t.slice(j + 1, k).includes('\n'))
             for (let g = j + 1; g < k; g++) b.push(t[g]!, at(g));
           else {
-            // Between letters spaced by blanks, a full stop or comma in a word break ends a sentence
-            // or clause ("d .   a"); other marks (" | ", " / ") only part the words.
+            // Between letters spaced by blanks, a stop in a word break ends a sentence or clause
+            // ("d .   a"); other marks (" | ", " / ") only part the words.
             if (blankSep) for (let g = j + 1; g < k; g++) if (isStop(t.charCodeAt(g))) b.push(t[g]!, at(g));
             b.push(' ', at(j + 1));
           }
@@ -763,7 +765,8 @@ function readLeetGroups(src: TextView, other: boolean): TextView | undefined {
 /**
  * Undoes leetspeak as a skeleton: multi-symbol letters where a text holds several (readLeetGroups),
  * then leet characters inside letter-bearing tokens become letters, and every `l` becomes `i` (1
- * stands for both), so rules run on this view are compiled with l→i too.
+ * stands for both), so rules run on this view are compiled with l→i too. `other` reads ambiguous
+ * groups and a bar as their other letter (LEET_GROUPS_OTHER).
  */
 function unleet(plain: TextView, signals: ObfuscationSignals, other = false): TextView | undefined {
   const grouped = readLeetGroups(plain, other);
