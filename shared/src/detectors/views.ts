@@ -744,12 +744,13 @@ function holdsLeetGroups(t: string): boolean {
 }
 
 /**
- * `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones;
- * `other` reads the ambiguous ones as their other letter (LEET_GROUPS_OTHER).
+ * `src` with leetspeak's multi-symbol letters read, when it holds three different distinctive ones
+ * (`holds`, when the caller has already looked); `other` reads the ambiguous ones as their other
+ * letter (LEET_GROUPS_OTHER).
  */
-function readLeetGroups(src: TextView, other: boolean): TextView | undefined {
+function readLeetGroups(src: TextView, other: boolean, holds?: boolean): TextView | undefined {
   const t = src.text;
-  if (!holdsLeetGroups(t)) return undefined;
+  if (!(holds ?? holdsLeetGroups(t))) return undefined;
   const b = new ViewBuilder(t.length);
   let copied = 0;
   LEET_GROUP.lastIndex = 0;
@@ -768,8 +769,13 @@ function readLeetGroups(src: TextView, other: boolean): TextView | undefined {
  * stands for both), so rules run on this view are compiled with l→i too. `other` reads ambiguous
  * groups and a bar as their other letter (LEET_GROUPS_OTHER).
  */
-function unleet(plain: TextView, signals: ObfuscationSignals, other = false): TextView | undefined {
-  const grouped = readLeetGroups(plain, other);
+function unleet(
+  plain: TextView,
+  signals: ObfuscationSignals,
+  other = false,
+  holds?: boolean,
+): TextView | undefined {
+  const grouped = readLeetGroups(plain, other, holds);
   const src = grouped ?? plain;
   const t = src.text;
   const fancy = !src.ascii && FANCY_LEET_HINT.test(t);
@@ -797,12 +803,12 @@ function unleet(plain: TextView, signals: ObfuscationSignals, other = false): Te
 }
 
 /**
- * Adds the leet views of a text drawn in multi-symbol letters: read once with each ambiguous group's
- * first letter and once with its other (LEET_GROUPS_OTHER).
+ * Adds the leet views of a text drawn in multi-symbol letters (the caller has found it holds them):
+ * read once with each ambiguous group's first letter and once with its other (LEET_GROUPS_OTHER).
  */
 function addLeetGroups(views: TextView[], src: TextView, signals: ObfuscationSignals) {
   for (const other of [false, true]) {
-    const leet = unleet(src, signals, other);
+    const leet = unleet(src, signals, other, true);
     if (leet) views.push(leet);
   }
 }
@@ -1142,7 +1148,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (listed) views.push(listed);
   // Multi-symbol leet letters are bars and slashes, which the despaced view took for separators.
   if (!holdsLeetGroups(head.text)) {
-    const leet = unleet(spaced ?? head, signals);
+    // The despaced view may hold groups the field does not; the field, as just measured, does not.
+    const leet = unleet(spaced ?? head, signals, false, spaced ? undefined : false);
     if (leet) views.push(leet);
   } else addLeetGroups(views, head, signals);
   const comments = commentView(head);
