@@ -551,9 +551,10 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
 }
 
 /**
- * Share of decoded characters that look like language (letters, digits, spaces, punctuation). A run
- * of one repeated symbol (a table's rule "-----", "=====") counts as one character: a document's
- * separators are not noise.
+ * Share of decoded characters that look like language (letters, digits, spaces, punctuation), with a
+ * space in a long one unless it is nearly all letters (words glued together). A run of one repeated
+ * symbol (a table's rule "-----", "=====") counts as one character: a document's separators are not
+ * noise.
  */
 function readable(s: string): boolean {
   if (s.length < 6) return false;
@@ -579,7 +580,13 @@ function readable(s: string): boolean {
     else if (digit) leet++;
     if (c === 32) spaces++;
   }
-  return good / n > 0.95 && letters / n > 0.3 && (letters + leet) / n > 0.55 && (spaces > 0 || n < 40);
+  // A long text without a space is words glued together when nearly all of it is letters.
+  return (
+    good / n > 0.95 &&
+    letters / n > 0.3 &&
+    (letters + leet) / n > 0.55 &&
+    (spaces > 0 || n < 40 || letters / n > 0.9)
+  );
 }
 
 /**

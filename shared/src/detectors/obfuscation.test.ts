@@ -57,6 +57,11 @@ const hexDump = (s: string) =>
   hex(s)
     .replace(/../g, '$& ')
     .replace(/((?:.. ){16})/g, '$1\n');
+/** Every letter apart from the next by one of five marks in turn, spaces among them; no word breaks. */
+const mixedSeparators = (s: string) => {
+  const marks = ['.', '-', ' ', '_', '. '];
+  return [...s.replaceAll(' ', '')].map((c, i) => (i ? marks[i % marks.length] : '') + c).join('');
+};
 const atbash = (s: string) => s.replace(/[a-z]/g, (c) => String.fromCharCode(219 - c.charCodeAt(0)));
 /** Letters apart by a mark that changes from one letter to the next, words by three spaces. */
 const MARKS = ['.', '+', '*', '_', '/', '-'];
@@ -378,6 +383,18 @@ const FAMILIES: Array<
     (s) => `Thanks for the update.${zeroWidthBits(s.replace(/o/g, 'о').replace(/e/g, 'е'))} See you.`,
     'zero_width',
   ],
+  ['letters and words apart by one space alike', (s) => [...s.replaceAll(' ', '')].join(' '), 'despaced'],
+  ['letters and words apart by changing marks and lone spaces', mixedSeparators, 'despaced'],
+  [
+    'words glued by zero-width characters that cut words too',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => (w.length > 3 ? `${w.slice(0, 2)}\u2060${w.slice(2)}` : w))
+        .join('\u200b'),
+    'zero_width',
+  ],
+  ['glued words in base64', (s) => b64(s.replaceAll(' ', '')), 'base64'],
   [
     'mix: leetspeak of many symbols in an element a style hides',
     (s) => `<p>Opening hours are 9 to 5.</p><span style="display:none">${heavyLeet(s)}</span><p>Call us.</p>`,

@@ -15,6 +15,7 @@ import {
 import { misspellings, type ShapedRuns } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
+import { unglued, wordStarts } from './word-segments';
 
 export type ViewName =
   | 'raw'
@@ -456,6 +457,12 @@ interface RunGaps {
    * space either side parts letters too ("t . a_s-k   a_d . d").
    */
   padded: boolean;
+  /**
+   * Letters are parted by marks that change, a lone space among them, and no gap is wider than two
+   * ("O. v. e_r r.i.d_e y-o u"): the space parts letters as often as words, so every gap of one or
+   * two characters parts letters and the run's words are found by spelling (wordStarts).
+   */
+  mixed: boolean;
 }
 
 /** Gaps of a run read to tell how it is spaced out. */
@@ -496,6 +503,8 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
   return {
     sep: best,
     wide,
+    mixed:
+      marks >= 2 && !wide && counts.has(' ') && gaps.every((gap) => gap.length <= 2 && !gap.includes('\n')),
     columns: blanks.length >= 3 && blanks.length === gaps.length && gaps.some((gap) => gap.includes('\t')),
     padded: wide && blankWide,
   };
@@ -511,6 +520,7 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
  */
 const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   const { sep } = gaps;
+  if (gaps.mixed) return to - from <= 2 && t.charCodeAt(from) !== 10 && t.charCodeAt(to - 1) !== 10;
   if (gaps.columns) return columnsOf(t, from, to) < 3;
   if (gaps.padded && to - from === 3) return isPaddedMark(t.slice(from, to));
   if (to - from !== sep.length) return false;
@@ -527,6 +537,47 @@ function columnsOf(t: string, from: number, to: number): number {
   let n = 0;
   for (let k = from; k < to; k++) n += t.charCodeAt(k) === 9 ? 2 : 1;
   return n;
+}
+
+/** Joined words shorter than this are left as they are: "a l l" is "all", and "i t" is "it". */
+const SPELL_FROM = 8;
+
+/**
+ * A word of spaced-out letters as despace joins it: its letters go to the view as they come, and
+ * when it ends without a word break the run showed, a long one of only a to z is read for the words
+ * it holds ("ignoreallprevious" is "ignore all previous", with a space, mapped to the next letter,
+ * before each). Where the run shows its word breaks, its words are left whole: an English spelling
+ * would cut "anweisungen".
+ */
+class SpacedWord {
+  private letters = '';
+  private raw: number[] = [];
+  private start: [number, number] = [0, 0];
+  constructor(private readonly b: ViewBuilder) {}
+  push(c: string, rawIndex: number) {
+    if (!this.letters) this.start = this.b.mark();
+    this.b.push(c, rawIndex);
+    this.letters += c;
+    this.raw.push(rawIndex);
+  }
+  /** Ends the word; `spell`: read it for the words it holds. */
+  end(spell: boolean) {
+    const { letters, raw, b } = this;
+    if (spell && letters.length >= SPELL_FROM && /^[a-z]+$/.test(letters)) {
+      const starts = wordStarts(letters);
+      if (starts.length) {
+        b.truncate(this.start);
+        let from = 0;
+        for (const to of [...starts, letters.length]) {
+          if (from) b.push(' ', raw[from]!);
+          for (let k = from; k < to; k++) b.push(letters[k]!, raw[k]!);
+          from = to;
+        }
+      }
+    }
+    this.letters = '';
+    this.raw = [];
+  }
 }
 
 /** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
@@ -563,9 +614,11 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       let j = i;
       let letters = 0;
       let alphabetic = 0;
+      const word = new SpacedWord(b);
+      let breaks = false;
       while (j < t.length && isL(j) && !isL(j + 1)) {
         // The open box (␣) is the sign for a space.
-        b.push(t.charCodeAt(j) === 0x2423 ? ' ' : t[j]!, at(j));
+        word.push(t.charCodeAt(j) === 0x2423 ? ' ' : t[j]!, at(j));
         letters++;
         if (t.charCodeAt(j) >= 97) alphabetic++;
         const k = nextLoneLetter(t, j, isL);
@@ -574,6 +627,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
           break;
         }
         if (!sameGap(t, j + 1, k, runGaps)) {
+          word.end(runGaps.mixed);
+          breaks = true;
           // A word break; a line break in it stays, with its full stop ("t-o-r-i-n-g.\nn-e-v-e-r"),
           // unless the letters themselves are a line each.
           if (!runGaps.sep.includes('\n') && t.slice(j + 1, k).includes('\n'))
@@ -587,6 +642,8 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
         }
         j = k;
       }
+      // A run spaced out evenly, word breaks and all, is spelled ("p r e t e n d y o u").
+      word.end(runGaps.mixed || !breaks);
       // A list of numbers ("1, 2, 3, 4") is not letters spelled out; a list of letters is.
       if (letters >= 4 && (!runGaps.sep.includes(',') || alphabetic * 2 >= letters)) {
         signals.spacedRuns++;
@@ -1074,11 +1131,15 @@ const noSignals = (): ObfuscationSignals => ({
 /**
  * Adds a view of text hidden inside the field (tag characters, decoded segments): it is read like
  * the field itself, normalised, and its spaced-out letters joined and leetspeak undone (two tricks
- * stacked) unless `signals` is undefined (no derived views).
+ * stacked) unless `signals` is undefined (no derived views); unless `glued` is false, its glued words
+ * are parted too (unglued).
  */
-function addHidden(views: TextView[], view: TextView, signals: ObfuscationSignals | undefined) {
+function addHidden(views: TextView[], view: TextView, signals: ObfuscationSignals | undefined, glued = true) {
   views.push(view);
   if (!signals) return;
+  // Hidden words are often glued too ("pleaseignoretheabove" under ROT13).
+  const spelled = glued && unglued(view.text);
+  if (spelled) views.push({ ...view, text: spelled });
   const spaced = despace(view, signals);
   if (spaced) views.push({ ...spaced, name: view.name, map: undefined, segStart: view.segStart });
   const leet = unleet(spaced ?? view, signals);
@@ -1098,10 +1159,10 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       segStart: hidden,
       segEnd: raw.length,
     };
-    addHidden(views, view, opts.derived === false ? undefined : signals);
     // Tag characters in several places (only the key words of "ignore your rules" hidden) are also
-    // read where they stand.
+    // read where they stand; put together, they are not glued words.
     const inPlace = tagsInPlace(normalized.text, tags, tagsAt);
+    addHidden(views, view, opts.derived === false ? undefined : signals, !inPlace);
     if (inPlace) views.push({ ...view, text: normalizeHidden(inPlace) });
     // What the tag characters spell may itself be encoded or rotated.
     if (opts.derived !== false)
@@ -1132,6 +1193,9 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       { name: 'zero_width', text: normalizeHidden(spacedByInvisibles), segStart: 0, segEnd: raw.length },
       signals,
     );
+  // Invisible characters between the words as well as inside them glue the words once dropped.
+  const glued = signals.invisible - signals.tagChars >= 4 && unglued(head.text);
+  if (glued) addHidden(views, { name: 'zero_width', text: glued, segStart: 0, segEnd: raw.length }, signals);
   // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
   // The misspelt words' pass also finds the runs of letters shaped like a key word under a cipher.
   const shaped: ShapedRuns = { first: CIPHER_FIRST_STEPS, out: [] };
