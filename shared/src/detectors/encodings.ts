@@ -23,11 +23,15 @@ export const DECODE_LIMITS = {
   maxSegmentChars: 16_384,
 };
 
+/** A hex dump line's offset: eight hex digits, then a colon or two blanks ("00000010  54 68 65"). */
+const DUMP_OFFSET = '(?:[0-9A-Fa-f]{8}(?::[ \\t]|[ \\t]{2}))';
+const DUMP_OFFSETS = new RegExp(`\\n${DUMP_OFFSET}`, 'g');
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
 // Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot- or dash-separated, broken over lines like a
-// dump, or behind one `0x`), or as C-style `0x41` literals separated by commas or spaces.
+// dump, each line maybe behind its offset, or behind one `0x`), or as C-style `0x41` literals
+// separated by commas or spaces.
 const HEX = new RE2(
-  '(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n)?){8,}[0-9A-Fa-f]{2}\\b|' +
+  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
     '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n)?)){6,}',
   'g',
 );
@@ -783,7 +787,10 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
       const bytes = Buffer.from(s, 'base64');
       return bytes.toString(isUtf16le(bytes) ? 'utf16le' : 'utf8');
     }
-    if (encoding === 'hex') return Buffer.from(s.replace(/\\x|0[xX]|[\s:,;.-]/g, ''), 'hex').toString('utf8');
+    if (encoding === 'hex')
+      return Buffer.from(s.replace(DUMP_OFFSETS, '\n').replace(/\\x|0[xX]|[\s:,;.-]/g, ''), 'hex').toString(
+        'utf8',
+      );
     // Escapes whose digits ROT13 moved (`%6S` for `%6F`): the run is ROT13 over percent-encoding.
     if (encoding === 'url') return percentDecode(holdsTwo(s, '%', ROTATED_ESCAPE) ? rot13(s) : s);
     return rot13(s);

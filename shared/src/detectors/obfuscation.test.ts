@@ -57,6 +57,19 @@ const hexDump = (s: string) =>
   hex(s)
     .replace(/../g, '$& ')
     .replace(/((?:.. ){16})/g, '$1\n');
+/** `hexdump -C` without its text column: an eight-digit offset, two spaces, sixteen spaced bytes. */
+const hexDumpWithOffsets = (s: string) =>
+  hex(s)
+    .match(/.{1,32}/g)!
+    .map((line, i) => `${(i * 16).toString(16).padStart(8, '0')}  ${line.replace(/..(?!$)/g, '$& ')}`)
+    .join('\n');
+/** The letters in capitals, in groups of five, as ciphers are written (word breaks dropped). */
+const fiveLetterGroups = (s: string) =>
+  s
+    .replace(/[^a-z]/gi, '')
+    .toUpperCase()
+    .match(/.{1,5}/g)!
+    .join(' ');
 /** Every letter apart from the next by one of five marks in turn, spaces among them; no word breaks. */
 const mixedSeparators = (s: string) => {
   const marks = ['.', '-', ' ', '_', '. '];
@@ -395,6 +408,9 @@ const FAMILIES: Array<
     'zero_width',
   ],
   ['glued words in base64', (s) => b64(s.replaceAll(' ', '')), 'base64'],
+  ['a hex dump with offsets', hexDumpWithOffsets, 'hex'],
+  ['ROT13 in groups of five capitals', (s) => fiveLetterGroups(rot13(s)), 'rot13'],
+  ['a Caesar shift in groups of five capitals', (s) => fiveLetterGroups(caesar(s, 7)), 'rot13'],
   [
     'mix: leetspeak of many symbols in an element a style hides',
     (s) => `<p>Opening hours are 9 to 5.</p><span style="display:none">${heavyLeet(s)}</span><p>Call us.</p>`,

@@ -15,7 +15,7 @@ import {
 import { misspellings, type ShapedRuns } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
-import { unglued, wordStarts } from './word-segments';
+import { rotationThatSpells, startSpelling, unglued, wordStarts } from './word-segments';
 
 export type ViewName =
   | 'raw'
@@ -565,7 +565,7 @@ class SpacedWord {
     const { letters, raw, b } = this;
     if (spell && letters.length >= SPELL_FROM && /^[a-z]+$/.test(letters)) {
       const starts = wordStarts(letters);
-      if (starts.length) {
+      if (starts?.length) {
         b.truncate(this.start);
         let from = 0;
         for (const to of [...starts, letters.length]) {
@@ -1148,6 +1148,7 @@ function addHidden(views: TextView[], view: TextView, signals: ObfuscationSignal
 
 /** Builds every view of one field's text. Pure and bounded: decoding is depth- and size-limited. */
 export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
+  startSpelling();
   const signals = noSignals();
   const { view: normalized, tags, tagsAt } = normalize(raw, signals);
   const views: TextView[] = [normalized];
@@ -1196,6 +1197,7 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   // Invisible characters between the words as well as inside them glue the words once dropped.
   const glued = signals.invisible - signals.tagChars >= 4 && unglued(head.text);
   if (glued) addHidden(views, { name: 'zero_width', text: glued, segStart: 0, segEnd: raw.length }, signals);
+  addCipherGroups(views, signals, rawHeadOf(raw));
   // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
   // The misspelt words' pass also finds the runs of letters shaped like a key word under a cipher.
   const shaped: ShapedRuns = { first: CIPHER_FIRST_STEPS, out: [] };
@@ -1229,6 +1231,32 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
   if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, rawHead, true);
   return { raw, normalized, views, signals };
+}
+
+/**
+ * Capital letters in groups of five, eight groups or more: a cipher's way of writing a text, which
+ * hides its word breaks ("WNVYO ERNXY"). The joined letters are read under the shift that spells
+ * English words best, when one does (rotationThatSpells).
+ */
+const CIPHER_GROUPS = /(?<![A-Za-z])(?:[A-Z]{5}[ \t\r\n]+){7,}[A-Z]{1,5}(?![A-Za-z])/g;
+/** Cost a letter (word-segments.ts) under which joined letters spell words: English about 1.5, German 2.8, noise 4.9. */
+const SPELLS_WORDS = 3;
+/** Groups of letters read at most, text by text. */
+const MAX_CIPHER_GROUPS = 4;
+
+function addCipherGroups(views: TextView[], signals: ObfuscationSignals, raw: string) {
+  CIPHER_GROUPS.lastIndex = 0;
+  for (let m = CIPHER_GROUPS.exec(raw), n = 0; m && n < MAX_CIPHER_GROUPS; m = CIPHER_GROUPS.exec(raw), n++) {
+    const read = rotationThatSpells(m[0].replace(/\s+/g, '').toLowerCase(), SPELLS_WORDS);
+    if (!read) continue;
+    const name = read.shift ? 'rot13' : 'despaced';
+    addHidden(
+      views,
+      { name, text: read.text, segStart: m.index, segEnd: m.index + m[0].length },
+      signals,
+      false,
+    );
+  }
 }
 
 /** Adds the views of the segments decoded from `raw`, or from `raw` without its zero-width characters. */

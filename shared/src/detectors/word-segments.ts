@@ -35,10 +35,10 @@ function dictionary(): Map<string, number> {
 const NOT_A_WORD = 1e6;
 
 /**
- * The start of every word but the first in `letters` (lower-case a to z), at most MAX_RUN long:
- * [] when the run reads best as one word.
+ * The start of every word but the first in `letters` (lower-case a to z), at most MAX_RUN long
+ * ([] when the run reads best as one word), and the split's cost.
  */
-function splitPiece(letters: string, dict: Map<string, number>): number[] {
+function splitPiece(letters: string, dict: Map<string, number>): { starts: number[]; cost: number } {
   const n = letters.length;
   const best = new Float64Array(n + 1).fill(Infinity);
   const from = new Int32Array(n + 1);
@@ -53,24 +53,47 @@ function splitPiece(letters: string, dict: Map<string, number>): number[] {
     }
   const starts: number[] = [];
   for (let i = from[n]!; i > 0; i = from[i]!) starts.push(i);
-  return starts.reverse();
+  return { starts: starts.reverse(), cost: best[n]! };
 }
 
-/** The start of every word but the first in `letters` (lower-case a to z). */
-export function wordStarts(letters: string): number[] {
+/**
+ * Letters a field's views may read for their words (about 2 µs a letter): what is left of a text
+ * past them stays as it is, so a megabyte of glued letters costs no more than a paragraph.
+ */
+const MAX_SPELLED = 2_048;
+let spellable = MAX_SPELLED;
+
+/** Starts a field's views: MAX_SPELLED letters may be read for their words again. */
+export function startSpelling() {
+  spellable = MAX_SPELLED;
+}
+
+/**
+ * The start of every word but the first in `letters` (lower-case a to z); undefined when the
+ * field's letters to read for words (startSpelling) are spent.
+ */
+export function wordStarts(letters: string): number[] | undefined {
+  if (letters.length > spellable) return undefined;
+  spellable -= letters.length;
+  return split(letters).starts;
+}
+
+/** The words of `letters` (lower-case a to z): their starts but the first's, and the split's cost a letter. */
+function split(letters: string): { starts: number[]; cost: number } {
   const dict = dictionary();
   const starts: number[] = [];
+  let cost = 0;
   for (let at = 0; at < letters.length; at += MAX_RUN) {
     if (at) starts.push(at);
-    for (const s of splitPiece(letters.slice(at, at + MAX_RUN), dict)) starts.push(at + s);
+    const piece = splitPiece(letters.slice(at, at + MAX_RUN), dict);
+    for (const s of piece.starts) starts.push(at + s);
+    cost += piece.cost;
   }
-  return starts;
+  return { starts, cost: cost / letters.length };
 }
 
 /** Runs of letters this long or longer are glued words: longer than nearly every English word. */
 export const GLUED_RUN = 16;
-/** Letters read for their words in one text at most: the rest is left as it is. */
-const MAX_SPELLED = 4_096;
 const GLUED = new RegExp(`[a-z]{${GLUED_RUN},}`, 'g');
 
 /**
@@ -81,13 +104,11 @@ const GLUED = new RegExp(`[a-z]{${GLUED_RUN},}`, 'g');
 export function unglued(text: string): string | undefined {
   let out = '';
   let copied = 0;
-  let spelled = 0;
   GLUED.lastIndex = 0;
-  for (let m = GLUED.exec(text); m && spelled < MAX_SPELLED; m = GLUED.exec(text)) {
+  for (let m = GLUED.exec(text); m && spellable >= GLUED_RUN; m = GLUED.exec(text)) {
     const run = m[0];
-    spelled += run.length;
     const starts = wordStarts(run);
-    if (!starts.length) continue;
+    if (!starts?.length) continue;
     out += text.slice(copied, m.index);
     let from = 0;
     for (const to of [...starts, run.length]) {
@@ -97,4 +118,45 @@ export function unglued(text: string): string | undefined {
     copied = m.index + run.length;
   }
   return copied ? out + text.slice(copied) : undefined;
+}
+
+/** Letters read, shift by shift, for the rotation that spells English. */
+const ROTATION_SAMPLE = 40;
+
+/**
+ * The Caesar shift (0 for none) that makes `letters` (lower-case a to z, eight or more) spell
+ * English words at the least cost a letter (over its first ROTATION_SAMPLE letters), and its text
+ * with the words parted; undefined when no shift costs under `maxCost` a letter, or the field's
+ * letters to read for words are spent.
+ */
+export function rotationThatSpells(
+  letters: string,
+  maxCost: number,
+): { shift: number; text: string } | undefined {
+  if (letters.length + ROTATION_SAMPLE * 26 > spellable) return undefined;
+  spellable -= ROTATION_SAMPLE * 26;
+  const head = letters.slice(0, ROTATION_SAMPLE);
+  let best: { shift: number; cost: number } | undefined;
+  for (let shift = 0; shift < 26; shift++) {
+    const { cost } = split(rotate(head, shift));
+    if (cost < maxCost && (!best || cost < best.cost)) best = { shift, cost };
+  }
+  if (!best) return undefined;
+  const back = rotate(letters, best.shift);
+  const starts = wordStarts(back)!;
+  let text = '';
+  let from = 0;
+  for (const to of [...starts, back.length]) {
+    text += (from ? ' ' : '') + back.slice(from, to);
+    from = to;
+  }
+  return { shift: best.shift, text };
+}
+
+/** `s` (lower-case a to z) with every letter moved `shift` places on. */
+function rotate(s: string, shift: number): string {
+  if (!shift) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i++) out += String.fromCharCode(97 + ((s.charCodeAt(i) - 97 + shift) % 26));
+  return out;
 }
