@@ -63,6 +63,9 @@ const hexDumpWithOffsets = (s: string) =>
     .match(/.{1,32}/g)!
     .map((line, i) => `${(i * 16).toString(16).padStart(8, '0')}  ${line.replace(/..(?!$)/g, '$& ')}`)
     .join('\n');
+/** Lower-case letters as mathematical sans-serif ones (U+1D5BA on). */
+const mathSans = (s: string) =>
+  s.replace(/[a-z]/g, (c) => String.fromCodePoint(0x1d5ba + c.charCodeAt(0) - 97));
 /** The letters in capitals, in groups of five, as ciphers are written (word breaks dropped). */
 const fiveLetterGroups = (s: string) =>
   s
@@ -411,6 +414,16 @@ const FAMILIES: Array<
   ['a hex dump with offsets', hexDumpWithOffsets, 'hex'],
   ['ROT13 in groups of five capitals', (s) => fiveLetterGroups(rot13(s)), 'rot13'],
   ['a Caesar shift in groups of five capitals', (s) => fiveLetterGroups(caesar(s, 7)), 'rot13'],
+  [
+    'mix: ROT13 groups of five, their letters spaced out',
+    (s) =>
+      fiveLetterGroups(rot13(s))
+        .split(' ')
+        .map((g) => [...g].join(' '))
+        .join(' | '),
+    'rot13',
+  ],
+  ['mix: ROT13 in mathematical sans-serif letters', (s) => mathSans(rot13(s)), 'rot13'],
   [
     'mix: leetspeak of many symbols in an element a style hides',
     (s) => `<p>Opening hours are 9 to 5.</p><span style="display:none">${heavyLeet(s)}</span><p>Call us.</p>`,

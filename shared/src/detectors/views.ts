@@ -1173,9 +1173,9 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (opts.derived === false) return { raw, normalized, views, signals };
   const head = prefixView(normalized, MAX_DERIVED_CHARS);
   // Rotated text (ROT13, another Caesar shift, ROT47) whose words invisible characters split or
-  // look-alike letters disguise reads as rotated once they are dropped and folded (the raw text's
-  // own rotation is decoded below).
-  const unrotated = (signals.invisible > 0 || signals.mixedScriptWords > 0) && unrotatedText(head.text);
+  // look-alike, full-width or mathematical letters disguise reads as rotated once they are dropped
+  // and folded (the raw text's own rotation is decoded below).
+  const unrotated = !normalized.identity && unrotatedText(head.text);
   if (unrotated)
     addHidden(views, { name: 'rot13', text: unrotated, segStart: 0, segEnd: raw.length }, signals);
   // Invisible characters are bits of a hidden message, or stand for the spaces.
@@ -1208,6 +1208,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
     addHidden(views, { name: 'rot13', text: deciphered, segStart: 0, segEnd: raw.length }, signals);
   const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
+  // Spaced-out letters may be a cipher's groups of five ("B I R E E | V Q R L B").
+  if (spaced) addCipherGroups(views, signals, spaced.text, CIPHER_GROUPS_JOINED);
   const joined = joinFragments(spaced ?? head, signals);
   if (joined) views.push(joined);
   const listed = joinedCharacters(head, signals);
@@ -1239,15 +1241,17 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
  * English words best, when one does (rotationThatSpells).
  */
 const CIPHER_GROUPS = /(?<![A-Za-z])(?:[A-Z]{5}[ \t\r\n]+){7,}[A-Z]{1,5}(?![A-Za-z])/g;
+/** The same groups in a view, lower-case, parted by any marks (spaced-out letters joined). */
+const CIPHER_GROUPS_JOINED = /(?<![a-z])(?:[a-z]{5}[^a-z\n]{1,3}){7,}[a-z]{1,5}(?![a-z])/g;
 /** Cost a letter (word-segments.ts) under which joined letters spell words: English about 1.5, German 2.8, noise 4.9. */
 const SPELLS_WORDS = 3;
 /** Groups of letters read at most, text by text. */
 const MAX_CIPHER_GROUPS = 4;
 
-function addCipherGroups(views: TextView[], signals: ObfuscationSignals, raw: string) {
-  CIPHER_GROUPS.lastIndex = 0;
-  for (let m = CIPHER_GROUPS.exec(raw), n = 0; m && n < MAX_CIPHER_GROUPS; m = CIPHER_GROUPS.exec(raw), n++) {
-    const read = rotationThatSpells(m[0].replace(/\s+/g, '').toLowerCase(), SPELLS_WORDS);
+function addCipherGroups(views: TextView[], signals: ObfuscationSignals, text: string, re = CIPHER_GROUPS) {
+  re.lastIndex = 0;
+  for (let m = re.exec(text), n = 0; m && n < MAX_CIPHER_GROUPS; m = re.exec(text), n++) {
+    const read = rotationThatSpells(m[0].replace(/[^A-Za-z]+/g, '').toLowerCase(), SPELLS_WORDS);
     if (!read) continue;
     const name = read.shift ? 'rot13' : 'despaced';
     addHidden(
