@@ -36,6 +36,7 @@ import { FAMILIES_F, obfuscateF } from './support/obfuscations-f';
 import { FAMILIES_G, obfuscateG } from './support/obfuscations-g';
 import { FAMILIES_H, obfuscateH } from './support/obfuscations-h';
 import { FAMILIES_I, obfuscateI } from './support/obfuscations-i';
+import { FAMILIES_J, obfuscateJ } from './support/obfuscations-j';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -526,8 +527,8 @@ export function evalInjectionRandomSplit() {
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
  * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
- * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31; the ninth's set
- * is held out.
+ * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31, the ninth's
+ * 2027.01.01; the tenth's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -598,7 +599,14 @@ export function evalObfuscations() {
       'obfuscations-i.ts',
       FAMILIES_I,
       obfuscateI,
-      'held out for 2026.12.31: written while it was, its rows never read',
+      'held out for 2026.12.31; its misses (glued words, hex dumps with offsets, ciphers in groups of five, …) shaped 2027.01.01',
+    ],
+    [
+      'tenth',
+      'obfuscations-j.ts',
+      FAMILIES_J,
+      obfuscateJ,
+      'held out for 2027.01.01: written while it was, its rows never read',
     ],
   ] as const) {
     console.log(
