@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { measureShape, textShape } from './text-shape';
 
 describe('textShape', () => {
-  it('counts digits, runs and colons in one pass', () => {
+  it('counts digits, runs, colons and capitals in one pass', () => {
     expect(measureShape('call 555-0100 at 10:30, ref AB12cd34')).toMatchObject({
       digits: 15,
       maxDigitRun: 4,
       maxAlnumRun: 8,
       colons: 1,
+      capitals: 2,
       nonAscii: false,
     });
   });
@@ -48,6 +49,7 @@ describe('textShape', () => {
     const reference = (text: string) => {
       let [digits, digitRun, maxDigitRun, alnumRun, maxAlnumRun, colons, b64, hex] = [0, 0, 0, 0, 0, 0, 0, 0];
       let [nonAscii, base64Run, hexRun] = [false, false, false];
+      let capitals = 0;
       const turnAt: number[] = [];
       for (let i = 0; i < text.length; i++) {
         const ch = text[i]!;
@@ -62,13 +64,25 @@ describe('textShape', () => {
         base64Run ||= b64 >= 16;
         hexRun ||= hex >= 18 || (ch === 'x' && text[i - 1] === '\\');
         colons += ch === ':' ? 1 : 0;
+        capitals += /[A-Z]/.test(ch) ? 1 : 0;
         nonAscii ||= ch.charCodeAt(0) >= 128;
         const before = i > 0 ? text[i - 1]! : '';
         if ((/[a-z]/.test(before) && /[A-Z0-9]/.test(ch)) || (/[0-9]/.test(before) && /[A-Z]/.test(ch)))
           turnAt.push(i);
       }
       const caseTurns = turnAt.length;
-      return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun, caseTurns, turnAt };
+      return {
+        digits,
+        maxDigitRun,
+        maxAlnumRun,
+        colons,
+        capitals,
+        nonAscii,
+        base64Run,
+        hexRun,
+        caseTurns,
+        turnAt,
+      };
     };
     const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n';
     let seed = 21;

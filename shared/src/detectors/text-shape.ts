@@ -9,6 +9,8 @@ export interface TextShape {
   /** Longest run of ASCII letters and digits. */
   maxAlnumRun: number;
   colons: number;
+  /** ASCII capitals (A to Z). */
+  capitals: number;
   /** Any UTF-16 code unit outside ASCII. */
   nonAscii: boolean;
   /** A run of 16 base64 characters ([A-Za-z0-9+/_-]). */
@@ -59,6 +61,7 @@ export function measureShape(text: string): TextShape {
   let maxDigitRun = 0;
   let maxAlnumRun = 0;
   let colons = 0;
+  let capitals = 0;
   let nonAscii = false;
   let base64Run = false;
   let hexRun = false;
@@ -99,6 +102,7 @@ export function measureShape(text: string): TextShape {
     }
     // Outside ASCII: in no class, so it ends every run.
     const f = c < 128 ? CLASSES[c]! : 0;
+    if (c >= 65 && c <= 90) capitals++;
     // A digit run that reached i − 1 has digitStart < i (any other character moves it past itself).
     if (f & ALNUM && (afterLower === i || (!(f & DIGIT) && digitStart < i))) {
       caseTurns++;
@@ -124,7 +128,18 @@ export function measureShape(text: string): TextShape {
   }
   if (n - alnumStart > maxAlnumRun) maxAlnumRun = n - alnumStart;
   if (n - b64Start >= 16) base64Run = true;
-  return { digits, maxDigitRun, maxAlnumRun, colons, nonAscii, base64Run, hexRun, caseTurns, turnAt };
+  return {
+    digits,
+    maxDigitRun,
+    maxAlnumRun,
+    colons,
+    capitals,
+    nonAscii,
+    base64Run,
+    hexRun,
+    caseTurns,
+    turnAt,
+  };
 }
 
 let last: { text: string; shape: TextShape } | undefined;

@@ -1197,7 +1197,7 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   // Invisible characters between the words as well as inside them glue the words once dropped.
   const glued = signals.invisible - signals.tagChars >= 4 && unglued(head.text);
   if (glued) addHidden(views, { name: 'zero_width', text: glued, segStart: 0, segEnd: raw.length }, signals);
-  addCipherGroups(views, signals, rawHeadOf(raw));
+  if (textShape(raw).capitals >= MIN_GROUPED_CAPITALS) addCipherGroups(views, signals, rawHeadOf(raw));
   // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
   // The misspelt words' pass also finds the runs of letters shaped like a key word under a cipher.
   const shaped: ShapedRuns = { first: CIPHER_FIRST_STEPS, out: [] };
@@ -1245,6 +1245,8 @@ const CIPHER_GROUPS = /(?<![A-Za-z])(?:[A-Z]{5}[ \t\r\n]+){7,}[A-Z]{1,5}(?![A-Za
 const CIPHER_GROUPS_JOINED = /(?<![a-z])(?:[a-z]{5}[^a-z\n]{1,3}){7,}[a-z]{1,5}(?![a-z])/g;
 /** Cost a letter (word-segments.ts) under which joined letters spell words: English about 1.5, German 2.8, noise 4.9. */
 const SPELLS_WORDS = 3;
+/** Capitals in eight groups, the last of one letter: a text with fewer holds no cipher groups. */
+const MIN_GROUPED_CAPITALS = 36;
 /** Groups of letters read at most, text by text. */
 const MAX_CIPHER_GROUPS = 4;
 
