@@ -1,6 +1,7 @@
 import { decodeHTML } from 'entities/decode';
 import RE2 from 're2';
 import { firstSteps, LEXICON } from './spelling';
+import { isCommonWord } from './word-segments';
 import { measureShape, rememberedShape, type TextShape } from './text-shape';
 import { nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
@@ -547,12 +548,43 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
       : undo;
   }
   if (looksRot47(text)) return rot47;
+  if (evidence === 1 && rot13WordsIn(text)) return undoRot13Words;
   if (!decoded && evidence === 0) return undefined;
   LEET_CHARS.lastIndex = 0;
   if (!LEET_CHARS.test(text)) return undefined;
   const leetRotated = rotationEvidence(text.replace(LEET_CHARS, (c) => LEET_AS_ROT13[c]!));
   return leetRotated.evidence === 2 && leetRotated.shift === 13 ? rot13 : undefined;
 }
+
+/** A word the dictionary's this many most frequent hold is a common one (isCommonWord). */
+const COMMON_RANK = 10_000;
+/** A word outside the dictionary's this many most frequent may be a ROT13 one. */
+const KNOWN_RANK = 50_000;
+/** Words of four letters or more, read for ROT13 one by one. */
+const LONG_WORD = /[A-Za-z]{4,}/g;
+
+/** Whether `w`'s ROT13 is a common English word and `w` itself is no known one ("fbyybjvat"). */
+function isRot13Word(w: string): boolean {
+  const lower = w.toLowerCase();
+  return isCommonWord(rot13(lower), COMMON_RANK) && !isCommonWord(lower, KNOWN_RANK);
+}
+
+/**
+ * Whether a text with one ROT13 common word also holds two words of four letters or more whose
+ * ROT13 is a common English word and which are no known words themselves: ROT13 on some of the
+ * words of an English sentence ("Fgbc sbyybjvat lbhe guidelines"), which no second function word
+ * marks.
+ */
+function rot13WordsIn(text: string): boolean {
+  let found = 0;
+  LONG_WORD.lastIndex = 0;
+  for (let m = LONG_WORD.exec(text); m; m = LONG_WORD.exec(text))
+    if (isRot13Word(m[0]) && ++found >= 2) return true;
+  return false;
+}
+
+/** The ROT13 words of a text (isRot13Word, any length) rotated back, the others left. */
+const undoRot13Words = (s: string) => s.replace(/[A-Za-z]+/g, (w) => (isRot13Word(w) ? rot13(w) : w));
 
 /**
  * Share of decoded characters that look like language (letters, digits, spaces, punctuation), with a

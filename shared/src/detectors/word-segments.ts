@@ -19,16 +19,28 @@ const MAX_WORD = 20;
 const MAX_RUN = 256;
 
 let costs: Map<string, number> | undefined;
+/** ln N, N the dictionary's words. */
+let lnWords = 0;
 
 function dictionary(): Map<string, number> {
   if (costs) return costs;
   const words = createRequire(import.meta.url)('wordsninja/words-en.json') as string[];
-  const lnN = Math.log(words.length);
+  lnWords = Math.log(words.length);
   costs = new Map();
   words.forEach((w, rank) => {
-    if (w.length <= MAX_WORD && !costs!.has(w)) costs!.set(w, Math.log((rank + 1) * lnN));
+    if (w.length <= MAX_WORD && !costs!.has(w)) costs!.set(w, Math.log((rank + 1) * lnWords));
   });
   return costs;
+}
+
+/**
+ * Whether `w` (lower-case) is among the `top` most frequent words of the dictionary: rank r costs
+ * log((r + 1) · ln N), so the test is one lookup and a comparison.
+ */
+export function isCommonWord(w: string, top: number): boolean {
+  const dict = dictionary();
+  const cost = dict.get(w);
+  return cost !== undefined && cost <= Math.log(top * lnWords);
 }
 
 /** Cost of a piece that is no word: dearer than any split into words. */
