@@ -562,6 +562,8 @@ const COMMON_RANK = 10_000;
 const KNOWN_RANK = 50_000;
 /** Words of four letters or more, read for ROT13 one by one. */
 const LONG_WORD = /[A-Za-z]{4,}/g;
+/** Words read for ROT13 at most, text by text: a long text with one function word costs no more. */
+const MAX_ROT13_WORDS = 4_096;
 
 /** Whether `w`'s ROT13 is a common English word and `w` itself is no known one ("fbyybjvat"). */
 function isRot13Word(w: string): boolean {
@@ -577,8 +579,9 @@ function isRot13Word(w: string): boolean {
  */
 function rot13WordsIn(text: string): boolean {
   let found = 0;
+  let read = 0;
   LONG_WORD.lastIndex = 0;
-  for (let m = LONG_WORD.exec(text); m; m = LONG_WORD.exec(text))
+  for (let m = LONG_WORD.exec(text); m && read++ < MAX_ROT13_WORDS; m = LONG_WORD.exec(text))
     if (isRot13Word(m[0]) && ++found >= 2) return true;
   return false;
 }
