@@ -1,7 +1,7 @@
 import { decodeHTML } from 'entities/decode';
 import RE2 from 're2';
 import { firstSteps, LEXICON } from './spelling';
-import { isCommonWord } from './word-segments';
+import { isCommonWord, reserveSpelling, spelling, withSpaces, wordStarts } from './word-segments';
 import { measureShape, rememberedShape, type TextShape } from './text-shape';
 import { nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
@@ -554,6 +554,32 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
   if (!LEET_CHARS.test(text)) return undefined;
   const leetRotated = rotationEvidence(text.replace(LEET_CHARS, (c) => LEET_AS_ROT13[c]!));
   return leetRotated.evidence === 2 && leetRotated.shift === 13 ? rot13 : undefined;
+}
+
+/** Letters read, shift by shift, for the rotation that spells English. */
+const ROTATION_SAMPLE = 40;
+
+/**
+ * The Caesar shift (0 for none) that makes `letters` (lower-case a to z, eight or more) spell
+ * English words at the least cost a letter (word-segments.ts, over its first ROTATION_SAMPLE
+ * letters), and its text with the words parted; undefined when no shift costs under `maxCost` a
+ * letter, or the field's letters to read for words are spent.
+ */
+export function rotationThatSpells(
+  letters: string,
+  maxCost: number,
+): { shift: number; text: string } | undefined {
+  // The shifts' samples are read now; the letters, once a shift spells words.
+  if (!reserveSpelling(ROTATION_SAMPLE * 26, letters.length + ROTATION_SAMPLE * 26)) return undefined;
+  const head = letters.slice(0, ROTATION_SAMPLE);
+  let best: { shift: number; cost: number } | undefined;
+  for (let shift = 0; shift < 26; shift++) {
+    const { cost } = spelling(rotate(head, shift));
+    if (cost < maxCost && (!best || cost < best.cost)) best = { shift, cost };
+  }
+  if (!best) return undefined;
+  const back = rotate(letters, best.shift);
+  return { shift: best.shift, text: withSpaces(back, wordStarts(back)!) };
 }
 
 /** A word the dictionary's this many most frequent hold is a common one (isCommonWord). */

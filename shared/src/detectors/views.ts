@@ -10,12 +10,13 @@ import {
   LEET_GROUPS,
   LEET_GROUPS_OTHER,
   LEET_DENSE,
+  rotationThatSpells,
   unrotatedText,
 } from './encodings';
 import { misspellings, type ShapedRuns } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
-import { rotationThatSpells, startSpelling, unglued, wordStarts } from './word-segments';
+import { startSpelling, unglued, wordStarts } from './word-segments';
 
 export type ViewName =
   | 'raw'

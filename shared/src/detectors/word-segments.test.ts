@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { rotationThatSpells, startSpelling, unglued, wordStarts } from './word-segments';
+import { rotationThatSpells } from './encodings';
+import { startSpelling, unglued, wordStarts } from './word-segments';
 
 const parted = (letters: string) => {
   const starts = wordStarts(letters)!;

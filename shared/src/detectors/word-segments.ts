@@ -7,9 +7,10 @@
  * The split is the likeliest under Zipf's law over the 126,000 English words of `wordsninja`'s list,
  * ranked by frequency (a word of rank r costs log(r · ln N)), found by dynamic programming. The
  * package's own splitter is not used: it copies and reverses an array for every letter of every
- * candidate and keeps its dictionary in module state, where this one looks up at most MAX_WORD
- * substrings a letter. The dictionary (about 20 MB of heap, 0.1 s) is loaded the first time a text
- * needs it.
+ * candidate (8.6× slower on an 88-letter run), where this one looks up at most MAX_WORD substrings a
+ * letter. The dictionary (about 20 MB of heap, 0.1 s) is loaded the first time a text needs it. A
+ * field's views read at most MAX_SPELLED letters (startSpelling, reserveSpelling); reading a cipher's
+ * letters under every shift (encodings.ts, rotationThatSpells) takes from the same letters.
  */
 import { createRequire } from 'node:module';
 
@@ -81,17 +82,28 @@ export function startSpelling() {
 }
 
 /**
+ * Takes `letters` from the field's letters to read for words when at least `needed` are left; false
+ * (nothing taken) otherwise.
+ */
+export function reserveSpelling(letters: number, needed = letters): boolean {
+  if (needed > spellable) return false;
+  spellable -= letters;
+  return true;
+}
+
+/**
  * The start of every word but the first in `letters` (lower-case a to z); undefined when the
  * field's letters to read for words (startSpelling) are spent.
  */
 export function wordStarts(letters: string): number[] | undefined {
-  if (letters.length > spellable) return undefined;
-  spellable -= letters.length;
-  return split(letters).starts;
+  return reserveSpelling(letters.length) ? spelling(letters).starts : undefined;
 }
 
-/** The words of `letters` (lower-case a to z): their starts but the first's, and the split's cost a letter. */
-function split(letters: string): { starts: number[]; cost: number } {
+/**
+ * The words of `letters` (lower-case a to z): their starts but the first's, and the split's cost a
+ * letter. Takes nothing from the field's letters to read: the caller reserved them (reserveSpelling).
+ */
+export function spelling(letters: string): { starts: number[]; cost: number } {
   const dict = dictionary();
   const starts: number[] = [];
   let cost = 0;
@@ -104,8 +116,19 @@ function split(letters: string): { starts: number[]; cost: number } {
   return { starts, cost: cost / letters.length };
 }
 
+/** `letters` with a space before each of `starts` (wordStarts). */
+export function withSpaces(letters: string, starts: readonly number[]): string {
+  let out = '';
+  let from = 0;
+  for (const to of [...starts, letters.length]) {
+    out += (from ? ' ' : '') + letters.slice(from, to);
+    from = to;
+  }
+  return out;
+}
+
 /** Runs of letters this long or longer are glued words: longer than nearly every English word. */
-export const GLUED_RUN = 16;
+const GLUED_RUN = 16;
 const GLUED = new RegExp(`[a-z]{${GLUED_RUN},}`, 'g');
 
 /**
@@ -121,54 +144,8 @@ export function unglued(text: string): string | undefined {
     const run = m[0];
     const starts = wordStarts(run);
     if (!starts?.length) continue;
-    out += text.slice(copied, m.index);
-    let from = 0;
-    for (const to of [...starts, run.length]) {
-      out += (from ? ' ' : '') + run.slice(from, to);
-      from = to;
-    }
+    out += text.slice(copied, m.index) + withSpaces(run, starts);
     copied = m.index + run.length;
   }
   return copied ? out + text.slice(copied) : undefined;
-}
-
-/** Letters read, shift by shift, for the rotation that spells English. */
-const ROTATION_SAMPLE = 40;
-
-/**
- * The Caesar shift (0 for none) that makes `letters` (lower-case a to z, eight or more) spell
- * English words at the least cost a letter (over its first ROTATION_SAMPLE letters), and its text
- * with the words parted; undefined when no shift costs under `maxCost` a letter, or the field's
- * letters to read for words are spent.
- */
-export function rotationThatSpells(
-  letters: string,
-  maxCost: number,
-): { shift: number; text: string } | undefined {
-  if (letters.length + ROTATION_SAMPLE * 26 > spellable) return undefined;
-  spellable -= ROTATION_SAMPLE * 26;
-  const head = letters.slice(0, ROTATION_SAMPLE);
-  let best: { shift: number; cost: number } | undefined;
-  for (let shift = 0; shift < 26; shift++) {
-    const { cost } = split(rotate(head, shift));
-    if (cost < maxCost && (!best || cost < best.cost)) best = { shift, cost };
-  }
-  if (!best) return undefined;
-  const back = rotate(letters, best.shift);
-  const starts = wordStarts(back)!;
-  let text = '';
-  let from = 0;
-  for (const to of [...starts, back.length]) {
-    text += (from ? ' ' : '') + back.slice(from, to);
-    from = to;
-  }
-  return { shift: best.shift, text };
-}
-
-/** `s` (lower-case a to z) with every letter moved `shift` places on. */
-function rotate(s: string, shift: number): string {
-  if (!shift) return s;
-  let out = '';
-  for (let i = 0; i < s.length; i++) out += String.fromCharCode(97 + ((s.charCodeAt(i) - 97 + shift) % 26));
-  return out;
 }
