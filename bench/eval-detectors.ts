@@ -37,6 +37,7 @@ import { FAMILIES_G, obfuscateG } from './support/obfuscations-g';
 import { FAMILIES_H, obfuscateH } from './support/obfuscations-h';
 import { FAMILIES_I, obfuscateI } from './support/obfuscations-i';
 import { FAMILIES_J, obfuscateJ } from './support/obfuscations-j';
+import { FAMILIES_K, obfuscateK } from './support/obfuscations-k';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -523,12 +524,12 @@ export function evalInjectionRandomSplit() {
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
  * hidden the same way, with the shipped model. Then the same bases hidden by two other hands'
- * generators (bench/support/obfuscations-b.ts to -g.ts, each written without reading the decoder or
+ * generators (bench/support/obfuscations-b.ts to -k.ts, each written without reading the decoder or
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
  * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
  * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31, the ninth's
- * 2027.01.01; the tenth's set is held out.
+ * 2027.01.01, the tenth's 2027.01.02; the eleventh's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -606,7 +607,14 @@ export function evalObfuscations() {
       'obfuscations-j.ts',
       FAMILIES_J,
       obfuscateJ,
-      'held out for 2027.01.01: written while it was, its rows never read',
+      'held out for 2027.01.01; its misses (a character to a pair of brackets, base64 in full-width forms, runs after a string escape, …) shaped 2027.01.02',
+    ],
+    [
+      'eleventh',
+      'obfuscations-k.ts',
+      FAMILIES_K,
+      obfuscateK,
+      'held out for 2027.01.02: written while it was, its rows never read',
     ],
   ] as const) {
     console.log(

@@ -26,13 +26,15 @@ export const DECODE_LIMITS = {
 
 /** A hex dump line's offset: eight hex digits, then a colon or two blanks ("00000010  54 68 65"). */
 const DUMP_OFFSET = '(?:[0-9A-Fa-f]{8}(?::[ \\t]|[ \\t]{2}))';
-const DUMP_OFFSETS = new RegExp(`\\n${DUMP_OFFSET}`, 'g');
+/** What a dump line may start with: indentation, and a comment's marker where code quotes it ("  // 0000…"). */
+const DUMP_LINE_START = '[ \\t]*(?:(?://|#|--|;|\\*)[ \\t]*)?';
+const DUMP_OFFSETS = new RegExp(`\\n${DUMP_LINE_START}${DUMP_OFFSET}?`, 'g');
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
 // Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot- or dash-separated, broken over lines like a
 // dump, each line maybe behind its offset, or behind one `0x`), or as C-style `0x41` literals
 // separated by commas or spaces.
 const HEX = new RE2(
-  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
+  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
     '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n)?)){6,}',
   'g',
 );
@@ -629,12 +631,17 @@ function readable(s: string): boolean {
   // Digits, @, $ and ! stand in for letters in leetspeak: decoded leet text is text too.
   let leet = 0;
   let spaces = 0;
+  // Letters standing alone between marks or spaces ("i g n o r e", "o.v.e.r"): spaced-out text.
+  let lone = 0;
   let prev = -1;
+  let prevLetter = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     const repeat = c === prev;
     prev = c;
-    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0x7f;
+    const letter = isLetterCode(c);
+    if (letter && !prevLetter && !isLetterCode(s.charCodeAt(i + 1))) lone++;
+    prevLetter = letter;
     const digit = (c >= 48 && c <= 57) || c === 64 || c === 36 || c === 33;
     // Printable symbols and tabs only: a run of control bytes stays as noisy as it was.
     if (repeat && !letter && !digit && (c === 9 || (c > 32 && c < 127))) continue;
@@ -646,13 +653,15 @@ function readable(s: string): boolean {
     if (c === 32) spaces++;
   }
   // A long text without a space is words glued together when nearly all of it is letters.
+  // Spaced-out letters are half marks: text when nearly every letter stands alone.
   return (
     good / n > 0.95 &&
     letters / n > 0.3 &&
-    (letters + leet) / n > 0.55 &&
-    (spaces > 0 || n < 40 || letters / n > 0.9)
+    (((letters + leet) / n > 0.55 && (spaces > 0 || n < 40 || letters / n > 0.9)) || lone > letters * 0.8)
   );
 }
+
+const isLetterCode = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 0x7f;
 
 /**
  * JSON and JavaScript string escapes. Python's json.dumps writes every character outside ASCII as

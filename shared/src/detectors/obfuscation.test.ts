@@ -429,6 +429,15 @@ const FAMILIES: Array<
     (s) => `<p>Opening hours are 9 to 5.</p><span style="display:none">${heavyLeet(s)}</span><p>Call us.</p>`,
     'leet',
   ],
+  ['a character to a pair of brackets', (s) => s.replace(/[^ ]/g, (c) => `[${c}]`), 'despaced'],
+  ['base64 in full-width forms', (s) => fullWidth(b64(s)), 'base64'],
+  ['hex after a string escape in a log line', (s) => `level=info msg="payload:\\n${hex(s)}"`, 'hex'],
+  [
+    'a hex dump with offsets in code comments',
+    (s) => `function load() {\n${hexDumpWithOffsets(s).replace(/^/gm, '  // ')}\n}`,
+    'hex',
+  ],
+  ['mix: letters spaced by dots, in base64', (s) => b64([...s].join('.')), 'base64'],
 ];
 
 describe.each(FAMILIES)('obfuscation family: %s', (_family, hide, view, shown = (s: string) => s) => {
@@ -536,5 +545,15 @@ describe('ROT13 on some words of an English sentence, one ROT13 function word am
     const benign = 'Cyrnfr fraq the ercbeg to lbhe manager by Friday.';
     expect(rotated(benign)).toContain('please send the report to your manager by friday.');
     expect(injected(benign)).toBe(false);
+  });
+});
+
+describe('leetspeak in an HTML comment', () => {
+  const inPage = (s: string) =>
+    `<p>Opening hours are 9 to 5, and the shop is closed on public holidays.</p>\n<!-- ${leet(s)} -->\n<p>Call us.</p>`;
+  it("reads the comment's leetspeak apart from the page around it", () => {
+    expect(viewTexts(inPage(ATTACK)).some((t) => t.trim() === ATTACK)).toBe(true);
+    expect(injected(inPage(ATTACK))).toBe(true);
+    expect(injected(inPage(BENIGN))).toBe(false);
   });
 });

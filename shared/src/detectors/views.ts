@@ -780,6 +780,32 @@ function joinedCharacters(src: TextView, signals: ObfuscationSignals): TextView 
   return { name: 'despaced', text: out + t.slice(copied), segStart: src.segStart, segEnd: src.segEnd };
 }
 
+/** One character in brackets: `[a]`, `(b)`, `{c}`, `<d>` (NFKC writes the parenthesised letters ⒜ so). */
+const BRACKETED = '[\\[({<][^\\s\\[\\](){}<>][\\])}>]';
+/** Eight bracketed characters or more, a lone space or tab between two of them a word break. */
+const BRACKETED_RUN = new RegExp(`${BRACKETED}(?:[ \\t]?${BRACKETED}){7,}`, 'g');
+const BRACKETED_ONE = new RegExp(BRACKETED, 'g');
+
+/**
+ * A text written a character to a pair of brackets ("[i][g][n][o][r][e] [a][l][l]") read as the text
+ * it spells: each character in its brackets, the words parted where the brackets are.
+ */
+function unbracketed(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+  const t = src.text;
+  // A cheap gate: a run of eight holds two brackets back to back unless every word is one letter.
+  if (!t.includes('][') && !t.includes(')(') && !t.includes('}{') && !t.includes('><')) return undefined;
+  let out = '';
+  let copied = 0;
+  BRACKETED_RUN.lastIndex = 0;
+  for (let m = BRACKETED_RUN.exec(t); m; m = BRACKETED_RUN.exec(t)) {
+    out += `${t.slice(copied, m.index)}${m[0].replace(BRACKETED_ONE, (g) => g[1]!)}`;
+    copied = m.index + m[0].length;
+  }
+  if (!copied) return undefined;
+  signals.symbolTexts++;
+  return { name: 'despaced', text: out + t.slice(copied), segStart: src.segStart, segEnd: src.segEnd };
+}
+
 /**
  * Longest token read as leetspeak: about the longest common word ("responsibilities"). Longer runs
  * of letters and digits are keys, hashes and encoded data, whose leet view no rule or model reads
@@ -1215,6 +1241,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (joined) views.push(joined);
   const listed = joinedCharacters(head, signals);
   if (listed) views.push(listed);
+  const bracketed = unbracketed(head, signals);
+  if (bracketed) views.push(bracketed);
   // Multi-symbol leet letters are bars and slashes, which the despaced view took for separators.
   if (!holdsLeetGroups(head.text)) {
     // The despaced view may hold groups the field does not; the field, as just measured, does not.
@@ -1223,13 +1251,21 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   } else addLeetGroups(views, head, signals);
   const comments = commentView(head);
   if (comments) views.push(comments);
-  // A comment's or hidden element's text may be leetspeak of its own.
+  // A comment's or hidden element's text may be leetspeak of its own, read apart from the prose around it.
   if (comments && holdsLeetGroups(comments.text)) addLeetGroups(views, comments, signals);
+  else if (comments) {
+    const leet = unleet(comments, signals);
+    if (leet) views.push(leet);
+  }
   // A comment's text is read apart from the prose around it, where a rotation's words are plain.
   const unrotatedComments = comments && unrotatedText(comments.text);
   if (unrotatedComments) addHidden(views, { ...comments, name: 'rot13', text: unrotatedComments }, signals);
   const rawHead = rawHeadOf(raw);
-  addDecoded(views, signals, rawHead);
+  const unescaped = breaksUnescaped(rawHead);
+  addDecoded(views, signals, unescaped);
+  // Base64 or hex written in full-width forms ("ＵＨＪｌ…") decodes once folded to ASCII, its case kept.
+  const narrow = !normalized.identity && narrowed(unescaped);
+  if (narrow) addDecoded(views, signals, narrow);
   // Zero-width characters inside an encoded run (between every two characters of a base64 text) part
   // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
   if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, rawHead, true);
@@ -1264,6 +1300,25 @@ function addCipherGroups(views: TextView[], signals: ObfuscationSignals, text: s
       false,
     );
   }
+}
+
+const BREAK_ESCAPE = /\\([nrt])/g;
+const BREAKS: Record<string, string> = { n: '\n', r: '\r', t: '\t' };
+/**
+ * `raw` with the line breaks and tabs a JSON or log string escapes (`\n`) as a blank and the break,
+ * one for one: "msg=\"payload:\n466f72…\"" holds a run the escape's letter would otherwise join.
+ */
+function breaksUnescaped(raw: string): string {
+  if (!raw.includes('\\n') && !raw.includes('\\t') && !raw.includes('\\r')) return raw;
+  return raw.replace(BREAK_ESCAPE, (_, c: string) => ` ${BREAKS[c]!}`);
+}
+
+/** Full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space as ASCII, one for one; undefined without them. */
+function narrowed(raw: string): string | undefined {
+  if (!/[\uff01-\uff5e]/.test(raw)) return undefined;
+  return raw.replace(/[\uff01-\uff5e\u3000]/g, (c) =>
+    c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0),
+  );
 }
 
 /** Adds the views of the segments decoded from `raw`, or from `raw` without its zero-width characters. */
