@@ -438,6 +438,15 @@ const FAMILIES: Array<
     'hex',
   ],
   ['mix: letters spaced by dots, in base64', (s) => b64([...s].join('.')), 'base64'],
+  [
+    'mix: ROT13, its letters parted by underscores',
+    (s) =>
+      rot13(s)
+        .split(' ')
+        .map((w) => [...w].join('_'))
+        .join(' '),
+    'rot13',
+  ],
 ];
 
 describe.each(FAMILIES)('obfuscation family: %s', (_family, hide, view, shown = (s: string) => s) => {

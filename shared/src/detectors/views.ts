@@ -1235,6 +1235,10 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
     addHidden(views, { name: 'rot13', text: deciphered, segStart: 0, segEnd: raw.length }, signals);
   const spaced = despace(head, signals);
   if (spaced) views.push(spaced);
+  // Spaced-out letters may spell rotated words ("l_b_h_e g_u_i_d_e_l_i_n_e_s").
+  const unrotatedSpaced = spaced && unrotatedText(spaced.text);
+  if (unrotatedSpaced)
+    addHidden(views, { ...spaced, name: 'rot13', text: unrotatedSpaced, map: undefined }, signals);
   // Spaced-out letters may be a cipher's groups of five ("B I R E E | V Q R L B").
   if (spaced) addCipherGroups(views, signals, spaced.text, CIPHER_GROUPS_JOINED);
   const joined = joinFragments(spaced ?? head, signals);
