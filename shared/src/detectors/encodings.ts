@@ -826,7 +826,13 @@ function percentDecode(s: string): string {
       bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
       i += 2;
     } else if (c === 37 && /^u[0-9A-Fa-f]{4}$/.test(s.slice(i + 1, i + 6))) {
-      bytes.push(...Buffer.from(String.fromCharCode(parseInt(s.slice(i + 2, i + 6), 16)), 'utf8'));
+      // A letter outside the BMP is two escapes, its UTF-16 surrogates ("%uD835%uDC34"): one character.
+      let unit = String.fromCharCode(parseInt(s.slice(i + 2, i + 6), 16));
+      if (/^%u[dD][c-fC-F][0-9A-Fa-f]{2}$/.test(s.slice(i + 6, i + 12)) && /[\ud800-\udbff]/.test(unit)) {
+        unit += String.fromCharCode(parseInt(s.slice(i + 8, i + 12), 16));
+        i += 6;
+      }
+      bytes.push(...Buffer.from(unit, 'utf8'));
       i += 5;
     } else if (c === 43 && plusIsSpace) bytes.push(32);
     else if (c < 0x80) bytes.push(c);

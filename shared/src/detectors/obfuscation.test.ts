@@ -439,6 +439,15 @@ const FAMILIES: Array<
   ],
   ['mix: letters spaced by dots, in base64', (s) => b64([...s].join('.')), 'base64'],
   [
+    'mix: mathematical letters in %u escapes, a surrogate pair each',
+    (s) =>
+      mathSans(s)
+        .split('')
+        .map((c) => '%u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+        .join(''),
+    'url',
+  ],
+  [
     'mix: ROT13, its letters parted by underscores',
     (s) =>
       rot13(s)
