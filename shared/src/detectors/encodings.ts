@@ -32,10 +32,10 @@ const DUMP_OFFSETS = new RegExp(`\\n${DUMP_LINE_START}${DUMP_OFFSET}?`, 'g');
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
 // Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot- or dash-separated, broken over lines like a
 // dump, each line maybe behind its offset, or behind one `0x`), or as C-style `0x41` literals
-// separated by commas or spaces.
+// separated by commas or spaces (an array's indented lines too).
 const HEX = new RE2(
   `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
-    '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n)?)){6,}',
+    '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n[ \\t]*)?)){6,}',
   'g',
 );
 // Percent-escapes at most a short word apart (spaces included: attackers escape some letters only).
@@ -859,7 +859,9 @@ function isUtf16le(bytes: Buffer): boolean {
 function decodeOne(encoding: Encoding, s: string): string | undefined {
   try {
     if (encoding === 'base64') {
-      if (/^[0-9a-fA-F]+$/.test(s) || /^[A-Za-z]+$/.test(s)) return undefined;
+      // A run of hex digits, or of letters alone short enough to be a word or an identifier (base64 of
+      // spaced hex bytes is letters alone too, and long).
+      if (/^[0-9a-fA-F]+$/.test(s) || (s.length < 64 && /^[A-Za-z]+$/.test(s))) return undefined;
       const bytes = Buffer.from(s, 'base64');
       return bytes.toString(isUtf16le(bytes) ? 'utf16le' : 'utf8');
     }
@@ -1265,9 +1267,9 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
   // Heavy leetspeak ("|-|[-|_|_()") is symbols more than letters: readable once read as leet.
   if (!readable(decoded) && !readable(readAsLeet(decoded))) {
     const inner = decoded.trim();
-    // Base64 or hex of an encoding (base64, hex or percent-escapes): not readable yet, but worth one
-    // more level.
-    if (ENCODED_WHOLE.test(inner) || PERCENT_ESCAPES.test(inner)) {
+    // Base64 or hex of an encoding (base64, hex, spaced hex bytes or percent-escapes): not readable
+    // yet, but worth one more level.
+    if (ENCODED_WHOLE.test(inner) || PERCENT_ESCAPES.test(inner) || SPACED_HEX.test(inner)) {
       visit(st, { text: inner, start, end, depth, top: false });
       return;
     }

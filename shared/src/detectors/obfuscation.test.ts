@@ -439,6 +439,21 @@ const FAMILIES: Array<
   ],
   ['mix: letters spaced by dots, in base64', (s) => b64([...s].join('.')), 'base64'],
   [
+    'hex literals in a C array, its lines indented',
+    (s) =>
+      `static const unsigned char msg[] = {\n${hexLiterals(s)
+        .split(', ')
+        .map((b, i) => (i % 8 ? ' ' : '\n  ') + b + ',')
+        .join('')}\n};`,
+    'hex',
+  ],
+  ['nested: base64 of spaced hex bytes', (s) => b64(hexDump(s).replace(/\n/g, '')), 'hex'],
+  [
+    'base64 wrapped at 16 characters in a JSON string',
+    (s) => JSON.stringify({ comment: b64(s).replace(/.{16}(?!$)/g, '$&\n') }),
+    'base64',
+  ],
+  [
     'mix: mathematical letters in %u escapes, a surrogate pair each',
     (s) =>
       mathSans(s)

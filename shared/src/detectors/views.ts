@@ -1046,8 +1046,14 @@ function prefixView(view: TextView, max: number): TextView {
 /** The raw text the derived views read. */
 const rawHeadOf = (raw: string) => (raw.length > MAX_DERIVED_CHARS ? raw.slice(0, MAX_DERIVED_CHARS) : raw);
 
+/** The raw text read another way, and where each of its characters stands in the raw text (one for one without `at`). */
+interface RawReading {
+  text: string;
+  at?: number[];
+}
+
 /** `raw` without its zero-width characters, and where each of its characters stands in `raw`. */
-function withoutZeroWidth(raw: string): { text: string; at: number[] } {
+function withoutZeroWidth(raw: string): Required<RawReading> {
   const kept: number[] = [];
   let text = '';
   let copied = 0;
@@ -1265,14 +1271,15 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const unrotatedComments = comments && unrotatedText(comments.text);
   if (unrotatedComments) addHidden(views, { ...comments, name: 'rot13', text: unrotatedComments }, signals);
   const rawHead = rawHeadOf(raw);
-  const unescaped = breaksUnescaped(rawHead);
-  addDecoded(views, signals, unescaped);
+  // A JSON or log string's escaped line breaks part encoded runs as the breaks they stand for.
+  const read: RawReading = breaksUnescaped(rawHead) ?? { text: rawHead };
+  addDecoded(views, signals, read);
   // Base64 or hex written in full-width forms ("ＵＨＪｌ…") decodes once folded to ASCII, its case kept.
-  const narrow = !normalized.identity && narrowed(unescaped);
-  if (narrow) addDecoded(views, signals, narrow);
+  const narrow = !normalized.identity && narrowed(read.text);
+  if (narrow) addDecoded(views, signals, { text: narrow, at: read.at });
   // Zero-width characters inside an encoded run (between every two characters of a base64 text) part
   // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
-  if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, rawHead, true);
+  if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, withoutZeroWidth(rawHead));
   return { raw, normalized, views, signals };
 }
 
@@ -1309,12 +1316,24 @@ function addCipherGroups(views: TextView[], signals: ObfuscationSignals, text: s
 const BREAK_ESCAPE = /\\([nrt])/g;
 const BREAKS: Record<string, string> = { n: '\n', r: '\r', t: '\t' };
 /**
- * `raw` with the line breaks and tabs a JSON or log string escapes (`\n`) as a blank and the break,
- * one for one: "msg=\"payload:\n466f72…\"" holds a run the escape's letter would otherwise join.
+ * `raw` with the line breaks and tabs a JSON or log string escapes (`\n`) unescaped, and where each
+ * of its characters stands in `raw`; undefined without them. In "msg=\"payload:\n466f72…\"" the
+ * escape's letter would join the run, and base64 wrapped by escaped breaks is chunks.
  */
-function breaksUnescaped(raw: string): string {
-  if (!raw.includes('\\n') && !raw.includes('\\t') && !raw.includes('\\r')) return raw;
-  return raw.replace(BREAK_ESCAPE, (_, c: string) => ` ${BREAKS[c]!}`);
+function breaksUnescaped(raw: string): Required<RawReading> | undefined {
+  if (!raw.includes('\\n') && !raw.includes('\\t') && !raw.includes('\\r')) return undefined;
+  let text = '';
+  const at: number[] = [];
+  let copied = 0;
+  BREAK_ESCAPE.lastIndex = 0;
+  for (let m = BREAK_ESCAPE.exec(raw); m; m = BREAK_ESCAPE.exec(raw)) {
+    text += raw.slice(copied, m.index) + BREAKS[m[1]!]!;
+    for (let k = copied; k <= m.index; k++) at.push(k);
+    copied = m.index + 2;
+  }
+  text += raw.slice(copied);
+  for (let k = copied; k < raw.length; k++) at.push(k);
+  return { text, at };
 }
 
 /** Full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space as ASCII, one for one; undefined without them. */
@@ -1325,15 +1344,16 @@ function narrowed(raw: string): string | undefined {
   );
 }
 
-/** Adds the views of the segments decoded from `raw`, or from `raw` without its zero-width characters. */
-function addDecoded(views: TextView[], signals: ObfuscationSignals, raw: string, visible = false) {
-  const { text, at } = visible ? withoutZeroWidth(raw) : { text: raw, at: undefined };
+/**
+ * Adds the views of the segments decoded from `text`: the raw text's head, or that head read another
+ * way (escaped breaks unescaped, full-width forms folded, zero-width characters dropped), `at` giving
+ * where each of its characters stands in the raw text.
+ */
+function addDecoded(views: TextView[], signals: ObfuscationSignals, { text, at }: RawReading) {
   for (const d of decodeSegments(text)) {
     signals.decoded++;
     if (d.encoding === 'morse') signals.symbolTexts++;
-    const [segStart, segEnd] = at
-      ? [at[d.start] ?? raw.length, (at[d.end - 1] ?? raw.length) + 1]
-      : [d.start, d.end];
+    const [segStart, segEnd] = at ? [at[d.start]!, at[d.end - 1]! + 1] : [d.start, d.end];
     addHidden(views, { name: d.encoding, text: normalizeHidden(d.text), segStart, segEnd }, signals);
   }
 }
