@@ -618,7 +618,7 @@ export function evalObfuscations() {
     ],
   ] as const) {
     console.log(
-      `\n## Obfuscation families by a ${hand} hand (bench/support/${file}, seed 7, the same bases;\n${use}).`,
+      `\n## Obfuscation families by ${/^[aeiou]/.test(hand) ? 'an' : 'a'} ${hand} hand (bench/support/${file}, seed 7, the same bases;\n${use}).`,
     );
     printObfuscationTable(hiddenBy(families, hide));
   }
