@@ -77,13 +77,14 @@ export const RESPONSE_SETS: ResponseSet[] = [
   },
   {
     file: 'written-responses-i.jsonl',
-    about: '120 leaks, 240 ordinary by two new writers (consumer and professional assistants); never read',
+    about:
+      "120 leaks, 240 ordinary by two new writers (consumer and professional assistants); only its missed secrets and other users' data read (2026-12-07, nothing changed for them)",
     trained: false,
   },
   {
     file: 'written-responses-j.jsonl',
     about:
-      "120 leaks, 240 ordinary by two new writers (consumer and workplace assistants); only its missed secrets and other users' data read",
+      "120 leaks, 240 ordinary by two new writers (consumer and workplace assistants); only its missed secrets, other users' data and configurations read",
     trained: false,
   },
   {
