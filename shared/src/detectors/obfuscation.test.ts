@@ -48,9 +48,12 @@ const leetGroups = (s: string) => s.replace(/[hnurvmydpw]/g, (c) => LEET_GROUPS[
 /** Form encoding: letters as %xx, spaces as `+`. */
 const formEncoded = (s: string) =>
   s.replace(/[a-z ]/g, (c) => (c === ' ' ? '+' : '%' + c.charCodeAt(0).toString(16)));
-/** JavaScript's escape() for every character: `%u0069`. */
+/** JavaScript's escape() for every UTF-16 code unit: `%u0069`, a surrogate pair as two. */
 const percentU = (s: string) =>
-  [...s].map((c) => '%u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+  s
+    .split('')
+    .map((c) => '%u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+    .join('');
 const hexLiterals = (s: string) => [...Buffer.from(s)].map((b) => '0x' + b.toString(16)).join(', ');
 /** A hex dump: sixteen spaced bytes a line. */
 const hexDump = (s: string) =>
@@ -453,15 +456,7 @@ const FAMILIES: Array<
     (s) => JSON.stringify({ comment: b64(s).replace(/.{16}(?!$)/g, '$&\n') }),
     'base64',
   ],
-  [
-    'mix: mathematical letters in %u escapes, a surrogate pair each',
-    (s) =>
-      mathSans(s)
-        .split('')
-        .map((c) => '%u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
-        .join(''),
-    'url',
-  ],
+  ['mix: mathematical letters in %u escapes, a surrogate pair each', (s) => percentU(mathSans(s)), 'url'],
   [
     'mix: ROT13, its letters parted by underscores',
     (s) =>

@@ -1318,7 +1318,9 @@ const BREAKS: Record<string, string> = { n: '\n', r: '\r', t: '\t' };
 /**
  * `raw` with the line breaks and tabs a JSON or log string escapes (`\n`) unescaped, and where each
  * of its characters stands in `raw`; undefined without them. In "msg=\"payload:\n466f72…\"" the
- * escape's letter would join the run, and base64 wrapped by escaped breaks is chunks.
+ * escape's letter would join the run, and base64 wrapped by escaped breaks is chunks. The normalised
+ * view blanks the same escapes one for one (unescapeBreaks); the decoders need the break itself, a
+ * chunk separator of one character.
  */
 function breaksUnescaped(raw: string): Required<RawReading> | undefined {
   if (!raw.includes('\\n') && !raw.includes('\\t') && !raw.includes('\\r')) return undefined;
