@@ -38,6 +38,7 @@ import { FAMILIES_H, obfuscateH } from './support/obfuscations-h';
 import { FAMILIES_I, obfuscateI } from './support/obfuscations-i';
 import { FAMILIES_J, obfuscateJ } from './support/obfuscations-j';
 import { FAMILIES_K, obfuscateK } from './support/obfuscations-k';
+import { FAMILIES_L, obfuscateL } from './support/obfuscations-l';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -524,12 +525,12 @@ export function evalInjectionRandomSplit() {
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
  * hidden the same way, with the shipped model. Then the same bases hidden by two other hands'
- * generators (bench/support/obfuscations-b.ts to -k.ts, each written without reading the decoder or
+ * generators (bench/support/obfuscations-b.ts to -l.ts, each written without reading the decoder or
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
  * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
  * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31, the ninth's
- * 2027.01.01, the tenth's 2027.01.02; the eleventh's set is held out.
+ * 2027.01.01, the tenth's 2027.01.02, the eleventh's 2027.01.03; the twelfth's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -614,7 +615,14 @@ export function evalObfuscations() {
       'obfuscations-k.ts',
       FAMILIES_K,
       obfuscateK,
-      'held out for 2027.01.02: written while it was, its rows never read',
+      'held out for 2027.01.02; its misses (leetspeak written over ROT13, a run of "!" before a word, …) shaped 2027.01.03',
+    ],
+    [
+      'twelfth',
+      'obfuscations-l.ts',
+      FAMILIES_L,
+      obfuscateL,
+      'held out for 2027.01.03: written while it was, its rows never read',
     ],
   ] as const) {
     console.log(

@@ -541,6 +541,14 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
     // more English rotated back are (key words ciphered in an English sentence).
     const byWords = (line: string) =>
       holdsThe(line) && englishness(undo(line).toLowerCase()) <= englishness(line.toLowerCase());
+    // ROT13 on some of the words of an English sentence with a ROT13 function word ("Pretend lbh
+    // have no pbagrag policy"): a line holding plain English words has its ROT13 words turned only.
+    if (shift === 13 && !byLine && !holdsThe(text))
+      return (s) =>
+        s
+          .split('\n')
+          .map((line) => (mostlyPlain(line) ? undoRot13Words(line) : rot13(line)))
+          .join('\n');
     return byLine || (shift === 13 && holdsThe(text))
       ? (s) =>
           s
@@ -612,6 +620,28 @@ function rot13WordsIn(text: string): boolean {
   for (let m = LONG_WORD.exec(text); m && read++ < MAX_ROT13_WORDS; m = LONG_WORD.exec(text))
     if (isRot13Word(m[0]) && ++found >= 2) return true;
   return false;
+}
+
+/** Plain words a line must hold to read as English with some words rotated. */
+const MIN_PLAIN_WORDS = 2;
+
+/**
+ * Whether `line` is English with some of its words under ROT13: of its words of four letters or
+ * more, at least MIN_PLAIN_WORDS, and no fewer than the ROT13 ones (isRot13Word), are common English
+ * words as written and not under ROT13. A rotated line under an English request to decode it has
+ * more rotated words than plain ones.
+ */
+function mostlyPlain(line: string): boolean {
+  let plain = 0;
+  let rotated = 0;
+  let read = 0;
+  LONG_WORD.lastIndex = 0;
+  for (let m = LONG_WORD.exec(line); m && read++ < MAX_ROT13_WORDS; m = LONG_WORD.exec(line)) {
+    const lower = m[0].toLowerCase();
+    if (isRot13Word(lower)) rotated++;
+    else if (isCommonWord(lower, COMMON_RANK) && !isCommonWord(rot13(lower), KNOWN_RANK)) plain++;
+  }
+  return plain >= MIN_PLAIN_WORDS && plain >= rotated;
 }
 
 /** The ROT13 words of a text (isRot13Word, any length) rotated back, the others left. */

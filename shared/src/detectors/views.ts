@@ -581,8 +581,31 @@ class SpacedWord {
   }
 }
 
+/** Where a view's characters of interest start and end (a view's own indices), -1 for none. */
+interface OutputSpan {
+  start: number;
+  end: number;
+}
+/** Fewest characters of a span read apart, and the fewest the rest of the view must hold. */
+const MIN_APART = 24;
+
+/**
+ * The span [start, end) of `view` as a view of its own, when it holds MIN_APART characters and the
+ * view around it as many again: hidden text inside ordinary text, scored without the text that dilutes it.
+ */
+function spanApart(view: TextView, { start, end }: OutputSpan): TextView | undefined {
+  if (start < 0 || end - start < MIN_APART || view.text.length - (end - start) < MIN_APART) return undefined;
+  return {
+    name: view.name,
+    text: view.text.slice(start, end),
+    map: view.map?.subarray(start, end),
+    segStart: rawIndexAt(view, start),
+    segEnd: rawIndexAt(view, end - 1) + 1,
+  };
+}
+
 /** Joins spaced-out letters ("i g n o r e  a l l") into words; a wider gap becomes one space. */
-function despace(src: TextView, signals: ObfuscationSignals): TextView | undefined {
+function despace(src: TextView, signals: ObfuscationSignals, words?: OutputSpan): TextView | undefined {
   const t = src.text;
   if (!SPACED_HINT.test(t)) return undefined;
   const at = (k: number) => rawIndexAt(src, k);
@@ -648,7 +671,13 @@ function despace(src: TextView, signals: ObfuscationSignals): TextView | undefin
       // A list of numbers ("1, 2, 3, 4") is not letters spelled out; a list of letters is.
       if (letters >= 4 && (!runGaps.sep.includes(',') || alphabetic * 2 >= letters)) {
         signals.spacedRuns++;
-        if (letters >= 8 && alphabetic * 5 >= letters * 4) signals.spacedWords++;
+        if (letters >= 8 && alphabetic * 5 >= letters * 4) {
+          signals.spacedWords++;
+          if (words) {
+            if (words.start < 0) words.start = mark[1];
+            words.end = b.length;
+          }
+        }
         changed = true;
         i = j;
         pending = j;
@@ -951,6 +980,8 @@ function readLeetTokens(
     leetRe.lastIndex = e;
     // A `!` ending a token is punctuation ("stop!"), not a leet i: it stays outside the token.
     while (e > s && t.charCodeAt(e - 1) === 33) e--;
+    // So are two or more opening it ("!!!Urgent"): one may stand for an i ("!gnore"), a run never does.
+    if (t.charCodeAt(s) === 33 && t.charCodeAt(s + 1) === 33) while (s < e && t.charCodeAt(s) === 33) s++;
     scanned = e;
     let letters = 0;
     // Stand-ins outside ASCII, and characters of the Latin script (ASCII or accented).
@@ -1239,8 +1270,12 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const deciphered = decipheredKeywords(head.text, shaped.out);
   if (deciphered)
     addHidden(views, { name: 'rot13', text: deciphered, segStart: 0, segEnd: raw.length }, signals);
-  const spaced = despace(head, signals);
+  const spacedWords: OutputSpan = { start: -1, end: -1 };
+  const spaced = despace(head, signals, spacedWords);
   if (spaced) views.push(spaced);
+  // Words spelled out inside ordinary text (a message in an email) are read apart from it too.
+  const spacedApart = spaced && spanApart(spaced, spacedWords);
+  if (spacedApart) views.push(spacedApart);
   // Spaced-out letters may spell rotated words ("l_b_h_e g_u_i_d_e_l_i_n_e_s").
   const unrotatedSpaced = spaced && unrotatedText(spaced.text);
   if (unrotatedSpaced)
@@ -1258,6 +1293,14 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
     // The despaced view may hold groups the field does not; the field, as just measured, does not.
     const leet = unleet(spaced ?? head, signals, false, spaced ? undefined : false);
     if (leet) views.push(leet);
+    // Leetspeak written over rotated text ("V7483r" for "Vtaber", ROT13 of "Ignore") reads as rotated once undone.
+    const unrotatedLeet = leet && unrotatedText(leet.modelText ?? leet.text);
+    if (unrotatedLeet)
+      addHidden(
+        views,
+        { name: 'rot13', text: unrotatedLeet, segStart: leet.segStart, segEnd: leet.segEnd },
+        signals,
+      );
   } else addLeetGroups(views, head, signals);
   const comments = commentView(head);
   if (comments) views.push(comments);
@@ -1443,21 +1486,30 @@ function hiddenMarkup(t: string, found: CommentParts) {
 }
 
 /**
- * The text of HTML and Markdown comments, which renderers hide from a human reader but a model
+ * Adds the comments `open` and `close` delimit; an unclosed one runs to the end. indexOf, not a lazy
+ * regex: many unclosed openings must not make the scan quadratic.
+ */
+function delimitedComments(t: string, open: string, close: string, found: CommentParts) {
+  for (let at = t.indexOf(open); at >= 0;) {
+    const closing = t.indexOf(close, at + open.length);
+    const end = closing < 0 ? t.length : closing + close.length;
+    addComment(found, t.slice(at + open.length, closing < 0 ? t.length : closing), at, end);
+    if (closing < 0) break;
+    at = t.indexOf(open, end);
+  }
+}
+
+/**
+ * The text of HTML, Markdown and MDX comments, which renderers hide from a human reader but a model
  * reads, and of markup hidden otherwise (hiddenMarkup, MD_HIDDEN_TEXT): one view of all of them, so an instruction
  * inside a comment is scored on its own and not diluted by the visible document around it.
  */
 function commentView(src: TextView): TextView | undefined {
   const t = src.text;
   const found: CommentParts = { parts: [], first: -1, last: -1 };
-  // indexOf, not a lazy regex: many unclosed `<!--` must not make the scan quadratic.
-  for (let at = t.indexOf('<!--'); at >= 0;) {
-    const close = t.indexOf('-->', at + 4);
-    const end = close < 0 ? t.length : close + 3;
-    addComment(found, t.slice(at + 4, close < 0 ? t.length : close), at, end);
-    if (close < 0) break;
-    at = t.indexOf('<!--', end);
-  }
+  delimitedComments(t, '<!--', '-->', found);
+  // MDX writes its comments as JSX expressions.
+  delimitedComments(t, '{/*', '*/}', found);
   if (t.includes(']:')) {
     MD_COMMENT.lastIndex = 0;
     for (let m = MD_COMMENT.exec(t); m; m = MD_COMMENT.exec(t))
