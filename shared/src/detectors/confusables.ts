@@ -46,7 +46,8 @@ export const confusableFold: ReadonlyMap<number, string> = (() => {
 })();
 
 /**
- * Enclosed Latin letters that NFKC leaves alone (negative circled and squared: 🅐, 🅰) or turns into
+ * Enclosed Latin letters that NFKC leaves alone (negative circled and squared: 🅐, 🅰; regional
+ * indicators: 🇦) or turns into
  * three characters (parenthesized: ⒜ is "(a)"), each with its letter. Circled and squared letters
  * NFKC folds itself.
  */
@@ -55,8 +56,9 @@ export function enclosedLetter(cp: number): string | undefined {
     if (cp >= first && cp < first + 26) return String.fromCharCode(97 + cp - first);
   return undefined;
 }
-// ⒜…⒵, 🄐…🄩 (parenthesized), 🅐…🅩 (negative circled), 🅰…🆉 (negative squared).
-const ENCLOSED_BLOCKS = [0x249c, 0x1f110, 0x1f150, 0x1f170];
+// ⒜…⒵, 🄐…🄩 (parenthesized), 🅐…🅩 (negative circled), 🅰…🆉 (negative squared), 🇦…🇿 (regional
+// indicators, which emoji fonts draw as boxed letters and two of which make a flag).
+const ENCLOSED_BLOCKS = [0x249c, 0x1f110, 0x1f150, 0x1f170, 0x1f1e6];
 
 /** Scripts whose letters, mixed into one Latin word, signal a homoglyph attack. */
 export function isLookalikeScript(cp: number): boolean {

@@ -5,7 +5,18 @@ import { isCommonWord, reserveSpelling, spelling, withSpaces, wordStarts } from 
 import { measureShape, rememberedShape, type TextShape } from './text-shape';
 import { nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
-export type Encoding = 'base64' | 'hex' | 'url' | 'rot13' | 'morse' | 'unicode_escape' | 'html_entity';
+export type Encoding =
+  | 'base64'
+  | 'base32'
+  | 'hex'
+  | 'url'
+  | 'quoted_printable'
+  | 'rot13'
+  | 'morse'
+  | 'braille'
+  | 'nato'
+  | 'unicode_escape'
+  | 'html_entity';
 
 export interface DecodedSegment {
   encoding: Encoding;
@@ -801,6 +812,100 @@ function unMorse(text: string): string {
     .join('\n');
 }
 
+/** RFC 4648 base32: capitals and the digits 2 to 7; its last group of eight is 2, 4, 5, 7 or 8 long. */
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const BASE32_TAILS = new Set([0, 2, 4, 5, 7]);
+
+/**
+ * A base32 run (its padding dropped) decoded as UTF-8; undefined unless it is one: 16 characters or
+ * more, a digit among its capitals, a length base32 gives.
+ */
+function fromBase32(s: string): string | undefined {
+  const body = s.replace(/=+$/, '');
+  if (
+    body.length < 16 ||
+    !/^[A-Z2-7]+$/.test(body) ||
+    !/[2-7]/.test(body) ||
+    !BASE32_TAILS.has(body.length % 8)
+  )
+    return undefined;
+  const bytes: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const c of body) {
+    value = ((value << 5) | BASE32_ALPHABET.indexOf(c)) & 0xfff;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >>> bits) & 0xff);
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * Braille (Unicode's patterns block, U+2800 to U+28FF): eight cells in a row, the blank cell a
+ * space. Grade 1 letters are read; a cell that is no letter stays as it is.
+ */
+const BRAILLE_RUN = /[\u2801-\u28ff][\u2800-\u28ff]{7}/;
+const BRAILLE_LETTERS = new Map(
+  [1, 3, 9, 25, 17, 11, 27, 19, 10, 26, 5, 7, 13, 29, 21, 15, 31, 23, 14, 30, 37, 39, 58, 45, 61, 53].map(
+    (dots, k) => [0x2800 + dots, String.fromCharCode(97 + k)],
+  ),
+);
+const unBraille = (text: string) =>
+  text.replace(/[\u2800-\u28ff]/g, (c) =>
+    c === '\u2800' ? ' ' : (BRAILLE_LETTERS.get(c.charCodeAt(0)) ?? (c === '\u2820' ? '' : c)),
+  );
+
+/** The NATO phonetic alphabet's words, each its letter's. */
+const NATO_WORDS: Record<string, string> = Object.fromEntries(
+  'alfa bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'
+    .split(' ')
+    .map((w) => [w, w[0]!]),
+);
+Object.assign(NATO_WORDS, { alpha: 'a', juliet: 'j', whisky: 'w', 'x-ray': 'x' });
+const NATO_WORD = Object.keys(NATO_WORDS).join('|');
+/**
+ * The cheap gate before NATO_RUN: Echo and Tango, the words of e and t, which NATO spelling of any
+ * English sentence holds (a case-insensitive regex over every text cost 2 µs a kilobyte).
+ */
+const natoHint = (t: string) =>
+  (t.includes('cho') || t.includes('CHO')) && (t.includes('ango') || t.includes('ANGO'));
+/** Six NATO words in a row, apart by blanks, commas, slashes or bars. */
+const NATO_RUN = new RegExp(`\\b(?:${NATO_WORD})(?:[\\s,/|]+(?:${NATO_WORD})\\b){5}`, 'i');
+/**
+ * Runs of NATO words read as the letters they stand for; a slash, a bar or a wider gap between two
+ * of them is a word break (words spelled without breaks are parted later, by spelling).
+ */
+const unNato = (text: string) =>
+  text.replace(new RegExp(`\\b(?:${NATO_WORD})(?:[\\s,/|]+(?:${NATO_WORD})\\b)+`, 'gi'), (run) =>
+    run
+      .split(/\s*[/|]\s*|\s{2,}/)
+      .map((word) =>
+        word
+          .split(/[\s,]+/)
+          .map((w) => NATO_WORDS[w.toLowerCase()] ?? '')
+          .join(''),
+      )
+      .join(' '),
+  );
+
+/** Quoted-printable: eight or more `=XX` escapes, printable characters between them allowed. */
+const QP_RUN = /(?:=[0-9A-F]{2}[^=\n]{0,3}){8}/;
+/** Quoted-printable decoded: soft line breaks dropped, each `=XX` a byte, the bytes read as UTF-8. */
+function unQuotedPrintable(text: string): string {
+  const bytes: number[] = [];
+  const s = text.replace(/=\r?\n/g, '');
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '=' && /^[0-9A-F]{2}$/.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(s[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
 /** A number from 1 to 26: a letter in A1Z26, the cipher that writes each letter as its place. */
 const A1Z26_NUMBER = '(?:2[0-6]|1\\d|[1-9])';
 /** Four letters of A1Z26 joined by dashes ("9-7-14-15"): the gate before a text is read so. */
@@ -963,6 +1068,10 @@ function visit(st: DecodeState, at: Place): void {
     if (read !== at.text) decodeWhole(st, at, 'morse', () => read);
   }
   if (at.text.includes('-') && A1Z26_RUN.test(at.text)) decodeWhole(st, at, 'rot13', unA1Z26);
+  if (BRAILLE_RUN.test(at.text)) decodeWhole(st, at, 'braille', unBraille);
+  if (natoHint(at.text) && NATO_RUN.test(at.text)) decodeWhole(st, at, 'nato', unNato);
+  if (at.text.includes('=') && QP_RUN.test(at.text))
+    decodeWhole(st, at, 'quoted_printable', unQuotedPrintable);
   if (!chunked) encodedWordsInPlace(st, at, shape);
   const undo = rotationOf(at.text, !at.top);
   if (undo) decodeWhole(st, at, 'rot13', undo);
@@ -1301,6 +1410,14 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
     // yet, but worth one more level.
     if (ENCODED_WHOLE.test(inner) || PERCENT_ESCAPES.test(inner) || SPACED_HEX.test(inner)) {
       visit(st, { text: inner, start, end, depth, top: false });
+      return;
+    }
+    // Base32 (capitals and the digits 2 to 7, padded to eight) is in base64's alphabet too, where it
+    // decodes to noise: one level, like base64.
+    const base32 = encoding === 'base64' && fromBase32(m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
+    if (base32 && readable(base32)) {
+      addSegment(st, at, 'base32', base32, [start, end]);
+      visit(st, { text: base32, start, end, depth, top: false });
       return;
     }
     // ROT13 over base64 or hex: undo it and decode again (two levels).

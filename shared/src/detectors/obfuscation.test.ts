@@ -54,6 +54,69 @@ const percentU = (s: string) =>
     .split('')
     .map((c) => '%u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
     .join('');
+/** Two combining marks on every letter (Zalgo text), the ones drawn from the letter's place. */
+const zalgo = (s: string) =>
+  [...s]
+    .map((c, i) =>
+      /[a-z]/.test(c) ? c + String.fromCharCode(0x300 + ((i * 7) % 0x6f), 0x316 + ((i * 3) % 0x20)) : c,
+    )
+    .join('');
+/** Grade 1 braille cells' dots, a to z. */
+const BRAILLE_DOTS = [
+  1, 3, 9, 25, 17, 11, 27, 19, 10, 26, 5, 7, 13, 29, 21, 15, 31, 23, 14, 30, 37, 39, 58, 45, 61, 53,
+];
+const braille = (s: string) =>
+  s.replace(/[a-z ]/g, (c) =>
+    String.fromCharCode(0x2800 + (c === ' ' ? 0 : BRAILLE_DOTS[c.charCodeAt(0) - 97]!)),
+  );
+const NATO =
+  'Alfa Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey Xray Yankee Zulu'.split(
+    ' ',
+  );
+/** Each letter as its NATO word; words apart by `sep` (a space alone runs them together). */
+const nato = (s: string, sep: string) =>
+  s
+    .split(' ')
+    .map((w) => [...w].map((c) => NATO[c.charCodeAt(0) - 97]).join(' '))
+    .join(sep);
+/** RFC 4648 base32, padded. */
+const base32 = (s: string) => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of Buffer.from(s)) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) out += alphabet[(value >>> (bits -= 5)) & 31];
+  }
+  if (bits) out += alphabet[(value << (5 - bits)) & 31];
+  return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
+};
+const TURNED: Record<string, string> = {
+  a: 'ɐ',
+  b: 'q',
+  c: 'ɔ',
+  d: 'p',
+  e: 'ǝ',
+  f: 'ɟ',
+  g: 'ƃ',
+  h: 'ɥ',
+  i: 'ᴉ',
+};
+Object.assign(TURNED, { j: 'ɾ', k: 'ʞ', m: 'ɯ', n: 'u', p: 'd', q: 'b', r: 'ɹ', t: 'ʇ', u: 'n', v: 'ʌ' });
+Object.assign(TURNED, { w: 'ʍ', y: 'ʎ' });
+/** Turned upside down: each letter turned over, the text read backwards. */
+const upsideDown = (s: string) =>
+  [...s]
+    .reverse()
+    .map((c) => TURNED[c] ?? c)
+    .join('');
+/** Each letter a regional indicator (🇦), a zero-width space after it so that no two make a flag. */
+const regionalIndicators = (s: string) =>
+  s.replace(/[a-z]/g, (c) => String.fromCodePoint(0x1f1e6 + c.charCodeAt(0) - 97) + '\u200b');
+const quotedPrintable = (s: string) =>
+  [...Buffer.from(s)].map((b) => '=' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
 const hexLiterals = (s: string) => [...Buffer.from(s)].map((b) => '0x' + b.toString(16)).join(', ');
 /** A hex dump: sixteen spaced bytes a line. */
 const hexDump = (s: string) =>
@@ -467,6 +530,15 @@ const FAMILIES: Array<
     'rot13',
   ],
   ['mix: leetspeak written over ROT13', (s) => leet(rot13(s)), 'rot13'],
+  ['combining marks stacked on every letter (Zalgo text)', zalgo, 'marks'],
+  ['struck through by a combining long stroke', (s) => s.replace(/./g, '$&\u0336'), 'marks'],
+  ['turned upside down', upsideDown, 'flipped'],
+  ['letters as regional indicators', regionalIndicators, 'nfkc'],
+  ['braille cells', braille, 'braille'],
+  ['NATO phonetic alphabet, words apart by slashes', (s) => nato(s, ' / '), 'nato'],
+  ['NATO phonetic alphabet, words run together', (s) => nato(s, ' '), 'nato'],
+  ['base32', base32, 'base32'],
+  ['quoted-printable', quotedPrintable, 'quoted_printable'],
   [
     'an MDX comment in a page',
     (s) => `# Notes\n\n{/* ${s} */}\n\nLunch is provided on both days.\n`,

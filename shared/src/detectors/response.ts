@@ -651,7 +651,18 @@ function* otherReadings(
       };
 }
 
-const ENCODED_VIEWS: ViewName[] = ['base64', 'hex', 'url', 'morse', 'unicode_escape', 'html_entity'];
+const ENCODED_VIEWS: ViewName[] = [
+  'base64',
+  'base32',
+  'hex',
+  'url',
+  'quoted_printable',
+  'morse',
+  'braille',
+  'nato',
+  'unicode_escape',
+  'html_entity',
+];
 // Full-width forms (＂Ｙｏｕ ａｒｅ＂): what NFKC folds and the other signals do not count.
 const FOLDED_FORMS = /[\uff01-\uff5e]{3}/;
 

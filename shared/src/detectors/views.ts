@@ -3,6 +3,7 @@ import {
   CIPHER_FIRST_STEPS,
   decipheredKeywords,
   decodeSegments,
+  type Encoding,
   FANCY_LEET,
   LEET,
   LEET_GROUP,
@@ -27,13 +28,9 @@ export type ViewName =
   | 'unicode_tags'
   | 'zero_width'
   | 'comment'
-  | 'base64'
-  | 'hex'
-  | 'url'
-  | 'rot13'
-  | 'morse'
-  | 'unicode_escape'
-  | 'html_entity';
+  | 'marks'
+  | 'flipped'
+  | Encoding;
 
 /**
  * One way of reading a field. Normalised views are lower-case. `map[i]` is the raw UTF-16 index of
@@ -1178,6 +1175,80 @@ function invisibleBits(raw: string): string | undefined {
   return undefined;
 }
 
+/** Combining marks of the Latin script's blocks (diacritics, their extensions and supplement, for symbols, half marks). */
+// The class is of combining marks on purpose: each is matched alone, the letter it sits on left.
+// eslint-disable-next-line no-misleading-character-class
+const COMBINING_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+/** Fewest combining marks, and the least share of the text's characters, that make it Zalgo text. */
+const MIN_MARKS = 8;
+const MARKS_SHARE = 0.2;
+
+/**
+ * `raw` without its combining marks (accents too, once decomposed), when they are at least a fifth
+ * of its characters: Zalgo text stacks them on every letter; accented text written decomposed has a
+ * few in a hundred.
+ */
+function withoutMarks(raw: string): string | undefined {
+  const marks = raw.match(COMBINING_MARKS)?.length ?? 0;
+  if (marks < MIN_MARKS || marks < raw.length * MARKS_SHARE) return undefined;
+  return raw.normalize('NFD').replace(COMBINING_MARKS, '');
+}
+
+/**
+ * Upside-down letters (IPA and other signs that look like Latin letters turned over, "ǝɹouƃᴉ") and
+ * the Latin letters that turn into each other (b q, d p, n u), each with the letter it shows turned back.
+ */
+const UPSIDE_DOWN: Record<string, string> = {
+  ɐ: 'a',
+  ɔ: 'c',
+  ǝ: 'e',
+  ɟ: 'f',
+  ƃ: 'g',
+  ɥ: 'h',
+  ᴉ: 'i',
+  ı: 'i',
+  ɾ: 'j',
+  ʞ: 'k',
+  ɯ: 'm',
+  ɹ: 'r',
+  ʇ: 't',
+  ʌ: 'v',
+  ʍ: 'w',
+  ʎ: 'y',
+  '∀': 'a',
+  Ǝ: 'e',
+  '⊥': 't',
+  '∩': 'u',
+  Λ: 'v',
+  '⅄': 'y',
+  '¡': '!',
+  '¿': '?',
+  '˙': '.',
+  q: 'b',
+  b: 'q',
+  p: 'd',
+  d: 'p',
+  u: 'n',
+  n: 'u',
+};
+/** The turned-over signs of UPSIDE_DOWN (not the Latin letters). */
+const TURNED = /[ɐɔǝɟƃɥᴉıɾʞɯɹʇʌʍʎ∀Ǝ⊥∩Λ⅄]/g;
+/** Fewest turned-over signs, and their least share of the text's characters, that make it upside down. */
+const MIN_TURNED = 8;
+const TURNED_SHARE = 0.15;
+
+/**
+ * `raw` turned back, read backwards (as upside-down text is written) and in its own order, when
+ * turned-over signs are at least MIN_TURNED and TURNED_SHARE of it; undefined otherwise. Phonetic
+ * transcriptions use a few of the signs, among slashes and Latin letters that stay as they are.
+ */
+function uprightReadings(raw: string): [string, string] | undefined {
+  const turned = raw.match(TURNED)?.length ?? 0;
+  if (turned < MIN_TURNED || turned < raw.length * TURNED_SHARE) return undefined;
+  const chars = [...raw].map((c) => UPSIDE_DOWN[c] ?? c.toLowerCase());
+  return [chars.slice().reverse().join(''), chars.join('')];
+}
+
 /** Signals of a text nothing was found in yet. */
 const noSignals = (): ObfuscationSignals => ({
   invisible: 0,
@@ -1242,6 +1313,23 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const unrotated = !normalized.identity && unrotatedText(head.text);
   if (unrotated)
     addHidden(views, { name: 'rot13', text: unrotated, segStart: 0, segEnd: raw.length }, signals);
+  // Combining marks stacked on the letters (Zalgo text) are read without them.
+  const unmarked = textShape(raw).nonAscii && withoutMarks(rawHeadOf(raw));
+  if (unmarked)
+    addHidden(
+      views,
+      { name: 'marks', text: normalizeHidden(unmarked), segStart: 0, segEnd: raw.length },
+      signals,
+    );
+  // Text turned upside down (letters flipped, read backwards) is turned back.
+  const upright = textShape(raw).nonAscii && uprightReadings(rawHeadOf(raw));
+  if (upright)
+    for (const text of upright)
+      addHidden(
+        views,
+        { name: 'flipped', text: normalizeHidden(text), segStart: 0, segEnd: raw.length },
+        signals,
+      );
   // Invisible characters are bits of a hidden message, or stand for the spaces.
   const inBits = signals.invisible - signals.tagChars >= MIN_INVISIBLE_BITS && invisibleBits(rawHeadOf(raw));
   if (inBits)
