@@ -901,7 +901,12 @@ function unQuotedPrintable(text: string): string {
     if (s[i] === '=' && /^[0-9A-F]{2}$/.test(s.slice(i + 1, i + 3))) {
       bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
       i += 2;
-    } else bytes.push(...Buffer.from(s[i]!, 'utf8'));
+    } else {
+      // A character outside the BMP is two code units, copied together.
+      const ch = String.fromCodePoint(s.codePointAt(i)!);
+      bytes.push(...Buffer.from(ch, 'utf8'));
+      i += ch.length - 1;
+    }
   }
   return Buffer.from(bytes).toString('utf8');
 }

@@ -1314,7 +1314,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (unrotated)
     addHidden(views, { name: 'rot13', text: unrotated, segStart: 0, segEnd: raw.length }, signals);
   // Combining marks stacked on the letters (Zalgo text) are read without them.
-  const unmarked = textShape(raw).nonAscii && withoutMarks(rawHeadOf(raw));
+  const { nonAscii } = textShape(raw);
+  const unmarked = nonAscii && withoutMarks(rawHeadOf(raw));
   if (unmarked)
     addHidden(
       views,
@@ -1322,7 +1323,7 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       signals,
     );
   // Text turned upside down (letters flipped, read backwards) is turned back.
-  const upright = textShape(raw).nonAscii && uprightReadings(rawHeadOf(raw));
+  const upright = nonAscii && uprightReadings(rawHeadOf(raw));
   if (upright)
     for (const text of upright)
       addHidden(
