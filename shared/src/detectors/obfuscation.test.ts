@@ -93,19 +93,10 @@ const base32 = (s: string) => {
   if (bits) out += alphabet[(value << (5 - bits)) & 31];
   return out.padEnd(Math.ceil(out.length / 8) * 8, '=');
 };
-const TURNED: Record<string, string> = {
-  a: 'ɐ',
-  b: 'q',
-  c: 'ɔ',
-  d: 'p',
-  e: 'ǝ',
-  f: 'ɟ',
-  g: 'ƃ',
-  h: 'ɥ',
-  i: 'ᴉ',
-};
-Object.assign(TURNED, { j: 'ɾ', k: 'ʞ', m: 'ɯ', n: 'u', p: 'd', q: 'b', r: 'ɹ', t: 'ʇ', u: 'n', v: 'ʌ' });
-Object.assign(TURNED, { w: 'ʍ', y: 'ʎ' });
+/** Each letter turned upside down; l, o, s, x and z look the same turned and stay. */
+const TURNED: Record<string, string> = Object.fromEntries(
+  [...'abcdefghijkmnpqrtuvwy'].map((c, k) => [c, [...'ɐqɔpǝɟƃɥᴉɾʞɯudbɹʇnʌʍʎ'][k]!]),
+);
 /** Turned upside down: each letter turned over, the text read backwards. */
 const upsideDown = (s: string) =>
   [...s]
