@@ -1,7 +1,7 @@
 import { decodeHTML } from 'entities/decode';
 import RE2 from 're2';
 import { firstSteps, LEXICON } from './spelling';
-import { isCommonWord, reserveSpelling, spelling, withSpaces, wordStarts } from './word-segments';
+import { isCommonWord, reserveSpelling, spelling, withSpaces, wordRank, wordStarts } from './word-segments';
 import { measureShape, rememberedShape, type TextShape } from './text-shape';
 import { nextMatch, trieSource, utf8Of, Utf8Text } from './utf8-text';
 
@@ -342,14 +342,17 @@ const isCipheredWord = (w: string, cls: number) =>
 
 /**
  * `text` with the words `cls`'s cipher wrote undone, the plain ones left: a key or common word so
- * written, and under a letter cipher any word of four letters or more that reads more English
- * undone (bigram shares: "sulqw" is "print", "your" stays). Words written backwards have English
- * pairs either way round, so only the key and common words are turned.
+ * written (under ROT13 any word isRot13Word reads, "lbh" and "vf" too), and under a letter cipher
+ * any word of four letters or more that reads more English undone (bigram shares: "sulqw" is
+ * "print", "your" stays). Words written backwards have English pairs either way round, so only the
+ * key and common words are turned.
  */
 function undoCiphered(text: string, cls: number): string {
   const undo = undoClass(cls);
-  return text.replace(/[A-Za-z]{3,}/g, (w) => {
+  return text.replace(/[A-Za-z]{2,}/g, (w) => {
     const lower = w.toLowerCase();
+    if (cls === 13 && (isRot13Word(lower) || (w.length <= 3 && commonerRotated(lower)))) return undo(w);
+    if (w.length < 3) return w;
     if (isCipheredWord(lower, cls)) return undo(w);
     if (cls === REVERSED || w.length < MIN_UNDONE) return w;
     const back = undo(w);
@@ -616,6 +619,20 @@ const MAX_ROT13_WORDS = 4_096;
 function isRot13Word(w: string): boolean {
   const lower = w.toLowerCase();
   return isCommonWord(rot13(lower), COMMON_RANK) && !isCommonWord(lower, KNOWN_RANK);
+}
+
+/** How many times commoner a short word's ROT13 must be than the word to be read as one ("gur"). */
+const COMMONER_ROTATED = 100;
+
+/**
+ * Whether the ROT13 of a short word is a common English word COMMONER_ROTATED times as frequent as
+ * the word itself (ranks in the dictionary): "gur", "bs" and "vg" are words of the dictionary too,
+ * but rare beside "the", "of" and "it"; "or" and "bar" stay, "be" and "one" being not a hundred
+ * times as frequent.
+ */
+function commonerRotated(w: string): boolean {
+  const rank = wordRank(rot13(w));
+  return rank <= COMMON_RANK && rank * COMMONER_ROTATED <= wordRank(w);
 }
 
 /**

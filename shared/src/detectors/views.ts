@@ -780,18 +780,18 @@ function joinFragments(src: TextView, signals: ObfuscationSignals): TextView | u
 }
 
 /**
- * Four or more quoted characters in a row, joined by commas or `+`: `['i', 'g', …]`, `'i' + 'g' + …`
- * (a key word alone: `['s', 'e', 'n', 'd']`).
+ * Four or more quoted characters in a row, apart by commas: `['i', 'g', …]`, `["i","g",…]` (a key
+ * word alone: `['s', 'e', 'n', 'd']`). Strings added up (`'i' + 'g'`) are joinedStrings'.
  */
-const CHARACTER_LIST = /(?:(['"])[^'"\n]\1\s*[,+]\s*){3,}(['"])[^'"\n]\2/g;
+const CHARACTER_LIST = /(?:(['"])[^'"\n]\1\s*,\s*){3,}(['"])[^'"\n]\2/g;
 
 /**
- * A text split into quoted characters (a list, or strings added up) read as the text they spell:
- * the payload-splitting trick that asks a model to join the pieces and obey the result.
+ * A text split into a list of quoted characters read as the text they spell: the payload-splitting
+ * trick that asks a model to join the pieces and obey the result.
  */
 function joinedCharacters(src: TextView, signals: ObfuscationSignals): TextView | undefined {
   const t = src.text;
-  if (!t.includes("', '") && !t.includes('", "') && !t.includes("' + '") && !t.includes('" + "'))
+  if (!t.includes("', '") && !t.includes('", "') && !t.includes("','") && !t.includes('","'))
     return undefined;
   let out = '';
   let copied = 0;
@@ -1409,6 +1409,18 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   // Base64 or hex written in full-width forms ("ＵＨＪｌ…") decodes once folded to ASCII, its case kept.
   const narrow = !normalized.identity && narrowed(read.text);
   if (narrow) addDecoded(views, signals, { text: narrow, at: read.at });
+  // Strings added up are read as the one string they make, and what it encodes is decoded.
+  const added = joinedStrings(rawHead);
+  if (added) {
+    const view: TextView = {
+      name: 'despaced',
+      text: normalizeHidden(added.text),
+      segStart: added.at[0]!,
+      segEnd: added.at[added.at.length - 1]! + 1,
+    };
+    addHidden(views, view, signals);
+    addDecoded(views, signals, added);
+  }
   // Zero-width characters inside an encoded run (between every two characters of a base64 text) part
   // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
   if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, withoutZeroWidth(rawHead));
@@ -1468,6 +1480,48 @@ function breaksUnescaped(raw: string): Required<RawReading> | undefined {
   text += raw.slice(copied);
   for (let k = copied; k < raw.length; k++) at.push(k);
   return { text, at };
+}
+
+/** A string literal in double or single quotes, on one line. */
+const STRING_LITERAL = /"[^"\n]*"|'[^'\n]*'/g;
+/** Two string literals or more added up with `+` (a break may come either side of it). */
+const ADDED_STRINGS = new RegExp(
+  `(?:${STRING_LITERAL.source})(?:\\s*\\+\\s*(?:${STRING_LITERAL.source}))+`,
+  'g',
+);
+
+/** Characters the strings of a run must make together to be read: `"a" + "b"` in code is no payload. */
+const MIN_ADDED_CHARS = 8;
+
+/**
+ * The strings of every run of string literals added up (`"SWdub3Jl" + "IHRoZSBy" + …`,
+ * `'Ign' + 'ore'`) written as the one string they make, a line a run, and where each of its
+ * characters stands in `raw`; undefined without such a run. Splitting a payload into strings to be
+ * added up hides a base64 run as well as the words of a text. The text around the runs is left out:
+ * the field's own views read it.
+ */
+function joinedStrings(raw: string): Required<RawReading> | undefined {
+  if (!raw.includes('+')) return undefined;
+  let text = '';
+  const at: number[] = [];
+  ADDED_STRINGS.lastIndex = 0;
+  for (let m = ADDED_STRINGS.exec(raw); m; m = ADDED_STRINGS.exec(raw)) {
+    const from = text.length;
+    STRING_LITERAL.lastIndex = 0;
+    for (let s = STRING_LITERAL.exec(m[0]); s; s = STRING_LITERAL.exec(m[0])) {
+      const start = m.index + s.index + 1;
+      text += s[0].slice(1, -1);
+      for (let k = 0; k < s[0].length - 2; k++) at.push(start + k);
+    }
+    if (text.length - from < MIN_ADDED_CHARS) {
+      at.length = from;
+      text = text.slice(0, from);
+      continue;
+    }
+    text += '\n';
+    at.push(m.index + m[0].length - 1);
+  }
+  return text ? { text, at } : undefined;
 }
 
 /** Full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space as ASCII, one for one; undefined without them. */

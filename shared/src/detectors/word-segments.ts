@@ -44,6 +44,13 @@ export function isCommonWord(w: string, top: number): boolean {
   return cost !== undefined && cost <= Math.log(top * lnWords);
 }
 
+/** `w`'s rank (lower-case; 1 the most frequent word), Infinity for a word the dictionary lacks. */
+export function wordRank(w: string): number {
+  const dict = dictionary();
+  const cost = dict.get(w);
+  return cost === undefined ? Infinity : Math.round(Math.exp(cost) / lnWords);
+}
+
 /** Cost of a piece that is no word: dearer than any split into words. */
 const NOT_A_WORD = 1e6;
 
