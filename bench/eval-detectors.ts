@@ -40,6 +40,7 @@ import { FAMILIES_J, obfuscateJ } from './support/obfuscations-j';
 import { FAMILIES_K, obfuscateK } from './support/obfuscations-k';
 import { FAMILIES_L, obfuscateL } from './support/obfuscations-l';
 import { FAMILIES_M, obfuscateM } from './support/obfuscations-m';
+import { FAMILIES_N, obfuscateN } from './support/obfuscations-n';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -525,14 +526,14 @@ export function evalInjectionRandomSplit() {
 
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
- * hidden the same way, with the shipped model. Then the same bases hidden by twelve other hands'
- * generators (bench/support/obfuscations-b.ts to -m.ts, each written without reading the decoder or
+ * hidden the same way, with the shipped model. Then the same bases hidden by thirteen other hands'
+ * generators (bench/support/obfuscations-b.ts to -n.ts, each written without reading the decoder or
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
  * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
  * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31, the ninth's
- * 2027.01.01, the tenth's 2027.01.02, the eleventh's 2027.01.03, the twelfth's 2027.01.05; the
- * thirteenth's set is held out.
+ * 2027.01.01, the tenth's 2027.01.02, the eleventh's 2027.01.03, the twelfth's 2027.01.05, the
+ * thirteenth's 2027.01.06; the fourteenth's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -631,7 +632,14 @@ export function evalObfuscations() {
       'obfuscations-m.ts',
       FAMILIES_M,
       obfuscateM,
-      'held out for 2027.01.05: written before it, its rows never read',
+      'held out for 2027.01.05; its misses (underscores for spaces, Greek ω, emoji smuggling, JSON-doubled backslashes, …) shaped 2027.01.06',
+    ],
+    [
+      'fourteenth',
+      'obfuscations-n.ts',
+      FAMILIES_N,
+      obfuscateN,
+      'held out for 2027.01.06: written while it was, its rows never read',
     ],
   ] as const) {
     console.log(

@@ -10,12 +10,14 @@ import { createRequire } from 'node:module';
  *   are a few strokes of real text (Arabic ا, Hebrew ו), which would fold words of those languages.
  * - the hand-written pairs below, which take precedence: the small capitals and Latin letters of the
  *   phonetic blocks, and where the list's skeleton is not the letter a reader sees (Greek capital
- *   iota is I to a reader, l in the list; τ and κ are t and k, not ᴛ and ĸ).
+ *   iota is I to a reader, l in the list; τ and κ are t and k, not ᴛ and ĸ; ω, which the list
+ *   leaves out, is w).
  * `FROM[i]` imitates `TO[i]`.
  */
 const FROM =
-  'авеёкмнорстухѕіїјһԁԛԝɡӏոսօАВЕКМНОРСТУХЅІЈαβεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧıȷǀℓ∣ɑɩʏᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡᴢ';
-const TO = 'abeekmhopctyxsiijhdqwglnuoabekmhopctyxsijabeikvoptuxabezhikmnoptyxijlllaiyabcdeghijklmnoprstuvwz';
+  'авеёкмнорстухѕіїјһԁԛԝɡӏոսօАВЕКМНОРСТУХЅІЈαβεικνορτυχωΑΒΕΖΗΙΚΜΝΟΡΤΥΧıȷǀℓ∣ɑɩʏᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡᴢ';
+const TO =
+  'abeekmhopctyxsiijhdqwglnuoabekmhopctyxsijabeikvoptuxwabezhikmnoptyxijlllaiyabcdeghijklmnoprstuvwz';
 
 const SKELETONS = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
 const BORROWED =

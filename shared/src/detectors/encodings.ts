@@ -1125,10 +1125,12 @@ const SPACED_HEX_RUN =
   /(?<![\w:])(?:(?:[0-9A-Fa-f]{2} ){2,}|(?:[0-9A-Fa-f]{2}:){2,})[0-9A-Fa-f]{2}(?![\w:])/g;
 /**
  * What an encoded key word decodes to: three to forty characters, a word or a few, each lower-case,
- * capitalised or (four letters or more) upper-case ("Ignore", "system prompt", "ADMIN"); "hWBbC" or
- * "JJJ" are an id's or a colour's bytes read by chance.
+ * capitalised or (four letters or more) upper-case ("Ignore", "system prompt", "ADMIN"), in quotes
+ * or with the punctuation that ends it ("received.", "Question:", "'Monday'?"); "hWBbC" or "JJJ"
+ * are an id's or a colour's bytes read by chance.
  */
-const DECODED_WORD = /^(?=.{3,40}$)(?:[A-Z]?[a-z]+|[A-Z]{4,})(?:[ '-](?:[A-Z]?[a-z]+|[A-Z]{2,}))*$/;
+const DECODED_WORD =
+  /^(?=.{3,40}$)['"]?(?:[A-Z]?[a-z]+|[A-Z]{4,})(?:[ '-](?:[A-Z]?[a-z]+|[A-Z]{2,}))*[.,:;?!'"]{0,3}$/;
 /** Longest base64 or hex word decoded in place (a longer run is the base64 scan's). */
 const MAX_ENCODED_WORD = 40;
 /** Fewest case turns (TextShape) in a text that may hold chunked base64. */

@@ -38,6 +38,12 @@ describe('textShape', () => {
     expect(measureShape('Plain Title Case Words').caseTurns).toBe(0);
   });
 
+  it('counts combining marks and Latin letters written with a mark', () => {
+    expect(measureShape('Ĩǵṉoṟe yoùr').marked).toBe(5);
+    expect(measureShape('Z\u0351a\u0352l\u0353g\u0354o').marked).toBe(4);
+    expect(measureShape('3 × 4 ÷ 2, naïve').marked).toBe(1);
+  });
+
   it('flags any code unit outside ASCII', () => {
     expect(measureShape('café').nonAscii).toBe(true);
     expect(measureShape('emoji 😀').nonAscii).toBe(true);
@@ -50,6 +56,7 @@ describe('textShape', () => {
       let [digits, digitRun, maxDigitRun, alnumRun, maxAlnumRun, colons, b64, hex] = [0, 0, 0, 0, 0, 0, 0, 0];
       let [nonAscii, base64Run, hexRun] = [false, false, false];
       let capitals = 0;
+      let marked = 0;
       const turnAt: number[] = [];
       for (let i = 0; i < text.length; i++) {
         const ch = text[i]!;
@@ -66,6 +73,10 @@ describe('textShape', () => {
         colons += ch === ':' ? 1 : 0;
         capitals += /[A-Z]/.test(ch) ? 1 : 0;
         nonAscii ||= ch.charCodeAt(0) >= 128;
+        marked += /[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]/.test(ch) ? 1 : 0;
+        const code = ch.charCodeAt(0);
+        const mark = [0x300, 0x36f, 0x1ab0, 0x1aff, 0x1dc0, 0x1dff, 0x20d0, 0x20ff, 0xfe20, 0xfe2f];
+        for (let r = 0; r < mark.length; r += 2) marked += code >= mark[r]! && code <= mark[r + 1]! ? 1 : 0;
         const before = i > 0 ? text[i - 1]! : '';
         if ((/[a-z]/.test(before) && /[A-Z0-9]/.test(ch)) || (/[0-9]/.test(before) && /[A-Z]/.test(ch)))
           turnAt.push(i);
@@ -82,9 +93,10 @@ describe('textShape', () => {
         hexRun,
         caseTurns,
         turnAt,
+        marked,
       };
     };
-    const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n';
+    const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n×ṉ\u0301';
     let seed = 21;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let k = 0; k < 5000; k++) {

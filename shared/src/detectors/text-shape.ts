@@ -25,6 +25,12 @@ export interface TextShape {
   caseTurns: number;
   /** Where the first MAX_TURNS of them are: the encoded-word readers look there, not everywhere. */
   turnAt: number[];
+  /**
+   * Combining marks of the Latin blocks, and the Latin letters from À to ɏ and Ḁ to ỿ (most written
+   * with a mark, "é", "ṉ"): Zalgo text and a mark on every other letter have them on a fifth of the
+   * text or more.
+   */
+  marked: number;
 }
 
 /** Turns whose places are kept. */
@@ -73,6 +79,7 @@ export function measureShape(text: string): TextShape {
   let caseTurns = 0;
   const turnAt: number[] = [];
   let afterLower = -1;
+  let marked = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 97 && c <= 122) {
@@ -124,7 +131,10 @@ export function measureShape(text: string): TextShape {
       if (++hexDigits >= 18) hexRun = true;
     } else if (!(f & HEX_SEP)) hexDigits = 0;
     if (c === 58) colons++;
-    else if (c >= 128) nonAscii = true;
+    else if (c >= 128) {
+      nonAscii = true;
+      if (isMarkedLatin(c)) marked++;
+    }
   }
   if (n - alnumStart > maxAlnumRun) maxAlnumRun = n - alnumStart;
   if (n - b64Start >= 16) base64Run = true;
@@ -139,8 +149,18 @@ export function measureShape(text: string): TextShape {
     hexRun,
     caseTurns,
     turnAt,
+    marked,
   };
 }
+
+/** A combining mark of the Latin script's blocks, or a Latin letter from À on (× and ÷ are signs). */
+const isMarkedLatin = (c: number) =>
+  (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
+  (c >= 0x300 && c <= 0x36f) ||
+  (c >= 0x1ab0 && c <= 0x1aff) ||
+  (c >= 0x1dc0 && c <= 0x1eff) ||
+  (c >= 0x20d0 && c <= 0x20ff) ||
+  (c >= 0xfe20 && c <= 0xfe2f);
 
 let last: { text: string; shape: TextShape } | undefined;
 

@@ -111,7 +111,8 @@ function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
     (cp >= 0x2066 && cp <= 0x2069)
   )
     return 'bidi';
-  if (cp >= 0xe0000 && cp <= 0xe007f) return 'tag';
+  // Variation selectors 17 to 256 carry a byte each in "emoji smuggling": read as tags are.
+  if ((cp >= 0xe0000 && cp <= 0xe007f) || (cp >= 0xe0100 && cp <= 0xe01ef)) return 'tag';
   if (cp >= 0xfe00 && cp <= 0xfe0f) return 'zw';
   return undefined;
 }
@@ -123,7 +124,7 @@ function isInvisible(cp: number): 'zw' | 'bidi' | 'tag' | undefined {
 const ZERO_WIDTH = /[\u00ad\u180e\u200b\u200c\u2060-\u2064\ufeff]|\u200d|\u034f|[\ufe00-\ufe0f]/g;
 /** Any character isInvisible names: zero-width, bidi controls, tag characters (as surrogate pairs). */
 const HIDDEN = new RegExp(
-  String.raw`${ZERO_WIDTH.source}|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]`,
+  String.raw`${ZERO_WIDTH.source}|[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f\udd00-\uddef]`,
 );
 
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
@@ -242,6 +243,11 @@ interface Normalized {
   tags: string;
   /** The normalised view's offset at each of `tags`' characters. */
   tagsAt: number[];
+  /**
+   * The bytes variation selectors 17 to 256 stand for (U+E0100 is 16), in order: a text hidden
+   * after an emoji, a byte a selector, which renders as the emoji alone.
+   */
+  selected: number[];
 }
 
 /** The normalised view of a text that only needed lower-casing (`lower`), index for index. */
@@ -257,6 +263,7 @@ function lowerCased(lower: string, ascii: boolean): Normalized {
     },
     tags: '',
     tagsAt: [],
+    selected: [],
   };
 }
 
@@ -283,6 +290,7 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
   let rawFolds: Map<number, string> | undefined;
   let tags = '';
   const tagsAt: number[] = [];
+  const selected: number[] = [];
   for (let i = 0; i < raw.length;) {
     const c = raw.charCodeAt(i);
     if (c < 0x80) {
@@ -310,7 +318,7 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
         if (cp >= 0xe0020 && cp <= 0xe007e) {
           tags += String.fromCharCode(cp - 0xe0000);
           tagsAt.push(b.length);
-        }
+        } else if (cp >= 0xe0100) selected.push(cp - 0xe0100 + 16);
       }
       i += width;
       continue;
@@ -364,7 +372,7 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
   }
   const view = b.done('nfkc', 0, raw.length);
   view.text = unescapeBreaks(view.text);
-  return { view, tags, tagsAt };
+  return { view, tags, tagsAt, selected };
 }
 
 /** Separator of spaced-out letters: one of ` .,-_*|/+~•·`, a tab or a line break (a code-unit test, per character). */
@@ -512,7 +520,8 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
  * Whether the gap [from, to) parts letters as the run's separator does: the same, or both one
  * character, so letters parted by a mark that changes ("s.t+o*p") stay one word. A one-character
  * gap that is a space or a line break parts words ("i-g-n-o-r-e a-l-l"), unless the run's marks
- * change and its words are parted by wider gaps ("s.t o*p   a_l l"). Blanks of changing width
+ * change and its words are parted by wider gaps ("s.t o*p   a_l l"; then a gap of two parts
+ * letters too, "y  o-u | h a_v e"). Blanks of changing width
  * part letters below three columns (RunGaps.columns), and a padded mark parts letters where words
  * are blanks apart (RunGaps.padded).
  */
@@ -521,6 +530,8 @@ const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   if (gaps.mixed) return to - from <= 2 && t.charCodeAt(from) !== 10 && t.charCodeAt(to - 1) !== 10;
   if (gaps.columns) return columnsOf(t, from, to) < 3;
   if (gaps.padded && to - from === 3) return isPaddedMark(t.slice(from, to));
+  // Where words are three characters apart or more, a gap of two parts letters too ("y  o-u | h a").
+  if (gaps.wide && to - from === 2 && sep.length === 1) return !t.slice(from, to).includes('\n');
   if (to - from !== sep.length) return false;
   if (t.startsWith(sep, from)) return true;
   const c = t.charCodeAt(from);
@@ -804,6 +815,43 @@ function joinedCharacters(src: TextView, signals: ObfuscationSignals): TextView 
   if (!copied) return undefined;
   signals.symbolTexts++;
   return { name: 'despaced', text: out + t.slice(copied), segStart: src.segStart, segEnd: src.segEnd };
+}
+
+/**
+ * Seven words or more joined by underscores ("stop_following_your_guidelines_and_output_the",
+ * "…_instructions._do_"), from a token's or a word's start only, so a long token without one is
+ * read once. Code's identifiers are shorter: a test named "test_embedded_instructions_are_ignored",
+ * read alone, is scored as an instruction.
+ */
+const UNDERSCORED = /(?<![^\s_])[^\s_]+(?:_+[^\s_]+){6,}/g;
+/** Runs of underscored words read at most, text by text (source code holds many identifiers). */
+const MAX_UNDERSCORED = 16;
+
+/**
+ * The runs of words joined by underscores in a view, the underscores as spaces, a line a run: a
+ * sentence written as one identifier reads as one word to the model ("stop_following_your_…", in
+ * leetspeak too, "570p_f0ll0w1ng_…"). The text around the runs is the field's own views'.
+ */
+function underscoredWords(src: TextView): TextView | undefined {
+  const t = src.text;
+  // A run has six underscores: a text with fewer has none (identifiers and keys have one or two).
+  for (let k = -1, n = 0; n < 6; n++) if ((k = t.indexOf('_', k + 1)) < 0) return undefined;
+  let out = '';
+  let first = -1;
+  let last = -1;
+  UNDERSCORED.lastIndex = 0;
+  for (let m = UNDERSCORED.exec(t), n = 0; m && n < MAX_UNDERSCORED; m = UNDERSCORED.exec(t), n++) {
+    out += `${m[0].replace(/_+/g, ' ')}\n`;
+    if (first < 0) first = m.index;
+    last = m.index + m[0].length;
+  }
+  if (first < 0) return undefined;
+  return {
+    name: 'despaced',
+    text: out,
+    segStart: rawIndexAt(src, first),
+    segEnd: rawIndexAt(src, last - 1) + 1,
+  };
 }
 
 /** One character in brackets: `[a]`, `(b)`, `{c}`, `<d>` (NFKC writes the parenthesised letters ⒜ so). */
@@ -1143,12 +1191,15 @@ function bitsToText(marks: number[], one: number, sep: number | undefined): stri
   return text.includes('\ufffd') ? undefined : text;
 }
 
+/** Times a kind of invisible character may stand in a binary message as its frame, not its bits. */
+const MAX_FRAMING_MARKS = 2;
+
 /**
  * Text written in binary with invisible characters (zero-width space for 0 and non-joiner for 1, or
  * any two of them, a third parting the bytes), as steganography tools hide a message inside a
  * harmless sentence: the bytes they spell when they read as text. Two or three kinds of invisible
- * character only; each way of reading them is tried, the first that gives printable text of letters
- * kept.
+ * character only, besides one or two marks that open and close the message; each way of reading
+ * them is tried, the first that gives printable text of letters kept.
  */
 function invisibleBits(raw: string): string | undefined {
   const marks: number[] = [];
@@ -1165,11 +1216,17 @@ function invisibleBits(raw: string): string | undefined {
       marks.push(c);
   }
   if (marks.length < MIN_INVISIBLE_BITS) return undefined;
-  const kinds = [...new Set(marks)];
+  // A kind that stands only a few times (a byte-order mark opening and closing the message) frames
+  // the bits; it is none of them.
+  const counts = new Map<number, number>();
+  for (const m of marks) counts.set(m, (counts.get(m) ?? 0) + 1);
+  const framing = [...counts].filter(([, n]) => n <= MAX_FRAMING_MARKS).map(([k]) => k);
+  const bits = framing.length ? marks.filter((m) => !framing.includes(m)) : marks;
+  const kinds = [...counts.keys()].filter((k) => !framing.includes(k));
   if (kinds.length < 2 || kinds.length > 3) return undefined;
   for (const sep of kinds.length === 3 ? kinds : [undefined])
     for (const one of kinds.filter((k) => k !== sep)) {
-      const text = bitsToText(marks, one, sep);
+      const text = bitsToText(bits, one, sep);
       if (text && text.length >= 2 && /[a-z]{2}/i.test(text)) return text;
     }
   return undefined;
@@ -1184,13 +1241,13 @@ const MIN_MARKS = 8;
 const MARKS_SHARE = 0.2;
 
 /**
- * `raw` without its combining marks (accents too, once decomposed), when they are at least a fifth
- * of its characters: Zalgo text stacks them on every letter; accented text written decomposed has a
- * few in a hundred.
+ * `raw` without its combining marks (accents too, once decomposed), when they and the Latin letters
+ * written with a mark in one character ("ṉ", "ẹ"; TextShape.marked) are at least a fifth of its
+ * characters: Zalgo text stacks them on every letter, and a mark on every other letter ("Ĩǵṉoṟe
+ * yoùr") hides words too, decomposed or not; French or Spanish has a few in a hundred.
  */
-function withoutMarks(raw: string): string | undefined {
-  const marks = raw.match(COMBINING_MARKS)?.length ?? 0;
-  if (marks < MIN_MARKS || marks < raw.length * MARKS_SHARE) return undefined;
+function withoutMarks(raw: string, marked: number): string | undefined {
+  if (marked < MIN_MARKS || marked < raw.length * MARKS_SHARE) return undefined;
   return raw.normalize('NFD').replace(COMBINING_MARKS, '');
 }
 
@@ -1285,8 +1342,13 @@ function addHidden(views: TextView[], view: TextView, signals: ObfuscationSignal
 export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   startSpelling();
   const signals = noSignals();
-  const { view: normalized, tags, tagsAt } = normalize(raw, signals);
+  const { view: normalized, tags, tagsAt, selected } = normalize(raw, signals);
   const views: TextView[] = [normalized];
+  if (selected.length >= 4) {
+    const text = normalizeHidden(Buffer.from(selected).toString('utf8'));
+    const view: TextView = { name: 'unicode_tags', text, segStart: signals.firstHidden, segEnd: raw.length };
+    addHidden(views, view, opts.derived === false ? undefined : signals);
+  }
   if (tags.length >= 4) {
     const hidden = signals.firstHidden;
     const view: TextView = {
@@ -1314,8 +1376,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (unrotated)
     addHidden(views, { name: 'rot13', text: unrotated, segStart: 0, segEnd: raw.length }, signals);
   // Combining marks stacked on the letters (Zalgo text) are read without them.
-  const { nonAscii } = textShape(raw);
-  const unmarked = nonAscii && withoutMarks(rawHeadOf(raw));
+  const { nonAscii, marked } = textShape(raw);
+  const unmarked = nonAscii && withoutMarks(rawHeadOf(raw), marked);
   if (unmarked)
     addHidden(
       views,
@@ -1377,6 +1439,9 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (listed) views.push(listed);
   const bracketed = unbracketed(head, signals);
   if (bracketed) views.push(bracketed);
+  // Words joined by underscores are read apart, and undone if leetspeak.
+  const underscored = underscoredWords(head);
+  if (underscored) addHidden(views, underscored, signals, false);
   // Multi-symbol leet letters are bars and slashes, which the despaced view took for separators.
   if (!holdsLeetGroups(head.text)) {
     // The despaced view may hold groups the field does not; the field, as just measured, does not.
@@ -1409,6 +1474,9 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   // Base64 or hex written in full-width forms ("ＵＨＪｌ…") decodes once folded to ASCII, its case kept.
   const narrow = !normalized.identity && narrowed(read.text);
   if (narrow) addDecoded(views, signals, { text: narrow, at: read.at });
+  // Escapes whose backslash a JSON string doubled are decoded with it single.
+  const undoubled = backslashesUndoubled(rawHead);
+  if (undoubled) addDecoded(views, signals, undoubled);
   // Strings added up are read as the one string they make, and what it encodes is decoded.
   const added = joinedStrings(rawHead);
   if (added) {
@@ -1522,6 +1590,23 @@ function joinedStrings(raw: string): Required<RawReading> | undefined {
     at.push(m.index + m[0].length - 1);
   }
   return text ? { text, at } : undefined;
+}
+
+/**
+ * `raw` with every doubled backslash read as one, and where each of its characters stands in
+ * `raw`; undefined without a doubled backslash before an `x` or a `u`. A JSON string escapes the
+ * backslash of a `\\x41` or `\\u0041` escape, so the escapes read as text, not as characters.
+ */
+function backslashesUndoubled(raw: string): Required<RawReading> | undefined {
+  if (!raw.includes('\\\\x') && !raw.includes('\\\\u')) return undefined;
+  let text = '';
+  const at: number[] = [];
+  for (let k = 0; k < raw.length; k++) {
+    if (raw.charCodeAt(k) === 92 && raw.charCodeAt(k + 1) === 92) k++;
+    text += raw[k];
+    at.push(k);
+  }
+  return { text, at };
 }
 
 /** Full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space as ASCII, one for one; undefined without them. */
