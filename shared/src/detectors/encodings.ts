@@ -40,13 +40,18 @@ const DUMP_OFFSET = '(?:[0-9A-Fa-f]{8}(?::[ \\t]|[ \\t]{2}))';
 /** What a dump line may start with: indentation, and a comment's marker where code quotes it ("  // 0000…"). */
 const DUMP_LINE_START = '[ \\t]*(?:(?://|#|--|;|\\*)[ \\t]*)?';
 const DUMP_OFFSETS = new RegExp(`\\n${DUMP_LINE_START}${DUMP_OFFSET}?`, 'g');
+/** xxd's offset: eight hex digits and a colon before a blank ("00000010: "). */
+const XXD_OFFSET = '[0-9A-Fa-f]{8}:[ \\t]+';
+const XXD_OFFSETS = new RegExp(`(?<![0-9A-Fa-f])${XXD_OFFSET}`, 'g');
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
 // Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot- or dash-separated, broken over lines like a
-// dump, each line maybe behind its offset, or behind one `0x`), or as C-style `0x41` literals
-// separated by commas or spaces (an array's indented lines too).
+// dump, each line maybe behind its offset, or behind one `0x`), as C-style `0x41` literals
+// separated by commas or spaces (an array's indented lines too), or as xxd writes them, two bytes a
+// group ("00000000: 4f76 6572 7269"), offsets between the groups.
 const HEX = new RE2(
   `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
-    '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n[ \\t]*)?)){6,}',
+    '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n[ \\t]*)?)){6,}|' +
+    `\\b(?:${XXD_OFFSET})?(?:[0-9A-Fa-f]{4}[ \\t\\r\\n]+(?:${XXD_OFFSET})?){7,}[0-9A-Fa-f]{2,4}\\b`,
   'g',
 );
 // Percent-escapes at most a short word apart (spaces included: attackers escape some letters only).
@@ -1023,9 +1028,13 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
       return bytes.toString(isUtf16le(bytes) ? 'utf16le' : 'utf8');
     }
     if (encoding === 'hex')
-      return Buffer.from(s.replace(DUMP_OFFSETS, '\n').replace(/\\x|0[xX]|[\s:,;.-]/g, ''), 'hex').toString(
-        'utf8',
-      );
+      return Buffer.from(
+        s
+          .replace(XXD_OFFSETS, ' ')
+          .replace(DUMP_OFFSETS, '\n')
+          .replace(/\\x|0[xX]|[\s:,;.-]/g, ''),
+        'hex',
+      ).toString('utf8');
     // Escapes whose digits ROT13 moved (`%6S` for `%6F`): the run is ROT13 over percent-encoding.
     if (encoding === 'url') return percentDecode(holdsTwo(s, '%', ROTATED_ESCAPE) ? rot13(s) : s);
     return rot13(s);
@@ -1374,7 +1383,14 @@ function formValues(st: DecodeState, at: Place): void {
 /** The whole text decoded as one segment: it is escaped or rotated throughout, not in runs. */
 function decodeWhole(st: DecodeState, at: Place, encoding: Encoding, decode: (s: string) => string): void {
   if (st.out.length >= DECODE_LIMITS.maxSegments) return;
-  addSegment(st, at, encoding, decode(at.text.slice(0, DECODE_LIMITS.maxSegmentChars)), [at.start, at.end]);
+  const read = at.text.slice(0, DECODE_LIMITS.maxSegmentChars);
+  const text = decode(read);
+  addSegment(st, at, encoding, text, [at.start, at.end]);
+  // A text written all in escapes or references (half its length or less once read) may spell
+  // another encoding: base64 in `&#86;&#71;…`. A page with a few `&amp;` reads as itself, and is
+  // not read again.
+  if (text.length * 2 <= read.length)
+    visit(st, { text, start: at.start, end: at.end, depth: at.depth + 1, top: false });
 }
 
 /**

@@ -232,6 +232,12 @@ const barredWords = (s: string) =>
 /** Each byte as a `\x41` escape inside a JSON string, whose backslashes JSON doubles. */
 const jsonHexEscapes = (s: string) =>
   JSON.stringify({ text: [...Buffer.from(s)].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('') });
+/** xxd's groups of two bytes, its offset before each eight, on one line (as a table's cell holds it). */
+const xxdLine = (s: string) =>
+  hex(s)
+    .match(/.{1,4}/g)!
+    .map((g, i) => (i % 8 ? g : `${(i * 2).toString(16).padStart(8, '0')}: ${g}`))
+    .join(' ');
 /** Leetspeak of many symbols, the ambiguous ones too ("|>" for p, "\|/" for y, "&" for e, "[" for c). */
 const HEAVY_LEET: Record<string, string> = {
   a: '4',
@@ -403,6 +409,30 @@ const FAMILIES: Array<
   ['letters apart by changing marks and double spaces, words by bars', barredWords, 'despaced'],
   ['leetspeak with underscores for the spaces', (s) => leet(s).replaceAll(' ', '_'), 'leet'],
   ['hex escapes whose backslashes a JSON string doubled', jsonHexEscapes, 'hex'],
+  [
+    'base64 written in HTML numeric references',
+    (s) => [...b64(s)].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    'base64',
+  ],
+  [
+    'ROT13 in groups of five, its case and marks kept',
+    (s) =>
+      rot13(`${s[0]!.toUpperCase()}${s.slice(1)}.`)
+        .replace(/ /g, '')
+        .match(/.{1,5}/g)!
+        .join(' '),
+    'rot13',
+  ],
+  ["xxd's groups of two bytes, offsets between them", xxdLine, 'hex'],
+  [
+    'words cut into fragments by blanks, parted by slashes',
+    (s) =>
+      s
+        .split(' ')
+        .map((w) => w.match(/.{1,3}/g)!.join(' '))
+        .join(' / '),
+    'despaced',
+  ],
   ['leetspeak with currency signs and bars', spamLeet, 'leet'],
   [
     'a link whose query holds the text',

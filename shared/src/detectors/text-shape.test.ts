@@ -38,6 +38,13 @@ describe('textShape', () => {
     expect(measureShape('Plain Title Case Words').caseTurns).toBe(0);
   });
 
+  it('counts the most five-character tokens in a row', () => {
+    expect(measureShape("Lbh'e rnobh ggbra pbhag revaf gehpg vbaff bpevg vpny, gurlp bhyqp").fiveInARow).toBe(
+      10,
+    );
+    expect(measureShape('Please water the plants every other day, as we agreed.').fiveInARow).toBe(2);
+  });
+
   it('counts combining marks and Latin letters written with a mark', () => {
     expect(measureShape('Ĩǵṉoṟe yoùr').marked).toBe(5);
     expect(measureShape('Z\u0351a\u0352l\u0353g\u0354o').marked).toBe(4);
@@ -82,6 +89,13 @@ describe('textShape', () => {
           turnAt.push(i);
       }
       const caseTurns = turnAt.length;
+      // Tokens each followed by a separator (the text's last, unless one ends it, is not).
+      const tokens = text
+        .split(/[ \t\n\r]/)
+        .slice(0, -1)
+        .filter((t) => t !== '');
+      let [fives, fiveInARow] = [0, 0];
+      for (const t of tokens) fiveInARow = Math.max(fiveInARow, (fives = t.length === 5 ? fives + 1 : 0));
       return {
         digits,
         maxDigitRun,
@@ -93,10 +107,11 @@ describe('textShape', () => {
         hexRun,
         caseTurns,
         turnAt,
+        fiveInARow,
         marked,
       };
     };
-    const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n×ṉ\u0301';
+    const alphabet = 'abfgxzAFGZ059 :\\+/_-.é\n×ṉ\u0301    \t';
     let seed = 21;
     const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let k = 0; k < 5000; k++) {

@@ -26,6 +26,11 @@ export interface TextShape {
   /** Where the first MAX_TURNS of them are: the encoded-word readers look there, not everywhere. */
   turnAt: number[];
   /**
+   * Most tokens of five characters in a row, each followed by a space, a tab or a line break: a
+   * cipher's groups of five ("Lbh'e rnobh ggbra …"); prose seldom has more than three.
+   */
+  fiveInARow: number;
+  /**
    * Combining marks of the Latin blocks, and the Latin letters from À to ɏ and Ḁ to ỿ (most written
    * with a mark, "é", "ṉ"): Zalgo text and a mark on every other letter have them on a fifth of the
    * text or more.
@@ -80,6 +85,9 @@ export function measureShape(text: string): TextShape {
   const turnAt: number[] = [];
   let afterLower = -1;
   let marked = 0;
+  let tokenStart = 0;
+  let fives = 0;
+  let fiveInARow = 0;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c >= 97 && c <= 122) {
@@ -100,6 +108,11 @@ export function measureShape(text: string): TextShape {
     }
     if (c === 32) {
       // A space ends every run but a hex one, which it may separate.
+      if (i > tokenStart) {
+        fives = i - tokenStart === 5 ? fives + 1 : 0;
+        if (fives > fiveInARow) fiveInARow = fives;
+      }
+      tokenStart = i + 1;
       digitStart = i + 1;
       if (i - alnumStart > maxAlnumRun) maxAlnumRun = i - alnumStart;
       alnumStart = i + 1;
@@ -130,6 +143,13 @@ export function measureShape(text: string): TextShape {
     if (f & HEX) {
       if (++hexDigits >= 18) hexRun = true;
     } else if (!(f & HEX_SEP)) hexDigits = 0;
+    if (c === 9 || c === 10 || c === 13) {
+      if (i > tokenStart) {
+        fives = i - tokenStart === 5 ? fives + 1 : 0;
+        if (fives > fiveInARow) fiveInARow = fives;
+      }
+      tokenStart = i + 1;
+    }
     if (c === 58) colons++;
     else if (c >= 128) {
       nonAscii = true;
@@ -149,6 +169,7 @@ export function measureShape(text: string): TextShape {
     hexRun,
     caseTurns,
     turnAt,
+    fiveInARow,
     marked,
   };
 }

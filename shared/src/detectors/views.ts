@@ -854,6 +854,34 @@ function underscoredWords(src: TextView): TextView | undefined {
   };
 }
 
+/** A word break written as a slash or a bar with a blank either side ("ins tru cti ons / and"). */
+const SLASHED = /[ \t]+[/|][ \t]+/;
+/** Longest fragment of a word cut apart by blanks; fewest such words, and their least share. */
+const MAX_FRAGMENT = 4;
+const MIN_FRAGMENTED = 3;
+
+/**
+ * Words cut into fragments of a few letters parted by blanks, the words themselves parted by
+ * slashes or bars ("Ig no re / all / pre vio us / ins tru cti ons"), read with each word's fragments
+ * joined: where three of the slashed parts or more, and two fifths of them, are two fragments or more
+ * of up to four characters each.
+ */
+function slashedFragments(src: TextView): TextView | undefined {
+  const t = src.text;
+  if (!t.includes(' / ') && !t.includes(' | ')) return undefined;
+  const parts = t.split(SLASHED);
+  if (parts.length <= MIN_FRAGMENTED) return undefined;
+  let cut = 0;
+  const joined = parts.map((part) => {
+    const pieces = part.trim().split(/[ \t]+/);
+    if (pieces.length < 2 || pieces.some((p) => p.length > MAX_FRAGMENT)) return part;
+    cut++;
+    return pieces.join('');
+  });
+  if (cut < MIN_FRAGMENTED || cut * 5 < parts.length * 2) return undefined;
+  return { name: 'despaced', text: joined.join(' '), segStart: src.segStart, segEnd: src.segEnd };
+}
+
 /** One character in brackets: `[a]`, `(b)`, `{c}`, `<d>` (NFKC writes the parenthesised letters ⒜ so). */
 const BRACKETED = '[\\[({<][^\\s\\[\\](){}<>][\\])}>]';
 /** Eight bracketed characters or more, a lone space or tab between two of them a word break. */
@@ -1412,7 +1440,7 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   // Invisible characters between the words as well as inside them glue the words once dropped.
   const glued = signals.invisible - signals.tagChars >= 4 && unglued(head.text);
   if (glued) addHidden(views, { name: 'zero_width', text: glued, segStart: 0, segEnd: raw.length }, signals);
-  if (textShape(raw).capitals >= MIN_GROUPED_CAPITALS) addCipherGroups(views, signals, rawHeadOf(raw));
+  if (textShape(raw).fiveInARow >= MIN_GROUPS) addCipherGroups(views, signals, rawHeadOf(raw));
   // Before the views that undo hiding: the last view is the most decoded one (training reads it so).
   // The misspelt words' pass also finds the runs of letters shaped like a key word under a cipher.
   const shaped: ShapedRuns = { first: CIPHER_FIRST_STEPS, out: [] };
@@ -1439,6 +1467,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   if (listed) views.push(listed);
   const bracketed = unbracketed(head, signals);
   if (bracketed) views.push(bracketed);
+  const slashed = slashedFragments(head);
+  if (slashed) views.push(slashed);
   // Words joined by underscores are read apart, and undone if leetspeak.
   const underscored = underscoredWords(head);
   if (underscored) addHidden(views, underscored, signals, false);
@@ -1496,17 +1526,18 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
 }
 
 /**
- * Capital letters in groups of five, eight groups or more: a cipher's way of writing a text, which
- * hides its word breaks ("WNVYO ERNXY"). The joined letters are read under the shift that spells
- * English words best, when one does (rotationThatSpells).
+ * Characters in groups of five, eight groups or more: a cipher's way of writing a text, which
+ * hides its word breaks ("WNVYO ERNXY", and with its case and punctuation kept, "Lbh'e rnobh
+ * ggbra"). The groups' letters, joined, are read under the shift that spells English words best,
+ * when one does (rotationThatSpells).
  */
-const CIPHER_GROUPS = /(?<![A-Za-z])(?:[A-Z]{5}[ \t\r\n]+){7,}[A-Z]{1,5}(?![A-Za-z])/g;
+const CIPHER_GROUPS = /(?<!\S)(?:\S{5}[ \t\r\n]+){7,}\S{1,5}(?!\S)/g;
+/** Full groups a text must hold in a row (TextShape.fiveInARow) for CIPHER_GROUPS to be looked for. */
+const MIN_GROUPS = 7;
 /** The same groups in a view, lower-case, parted by any marks (spaced-out letters joined). */
 const CIPHER_GROUPS_JOINED = /(?<![a-z])(?:[a-z]{5}[^a-z\n]{1,3}){7,}[a-z]{1,5}(?![a-z])/g;
 /** Cost a letter (word-segments.ts) under which joined letters spell words: English about 1.5, German 2.8, noise 4.9. */
 const SPELLS_WORDS = 3;
-/** Capitals in eight groups, the last of one letter: a text with fewer holds no cipher groups. */
-const MIN_GROUPED_CAPITALS = 36;
 /** Groups of letters read at most, text by text. */
 const MAX_CIPHER_GROUPS = 4;
 
