@@ -1264,7 +1264,7 @@ function invisibleBits(raw: string): string | undefined {
 // The class is of combining marks on purpose: each is matched alone, the letter it sits on left.
 // eslint-disable-next-line no-misleading-character-class
 const COMBINING_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
-/** Fewest combining marks, and the least share of the text's characters, that make it Zalgo text. */
+/** Fewest marks (TextShape.marked), and their least share of the text's characters, that make a marks view. */
 const MIN_MARKS = 8;
 const MARKS_SHARE = 0.2;
 
