@@ -106,8 +106,9 @@ export function measureShape(text: string): TextShape {
       }
       continue;
     }
-    if (c === 32) {
-      // A space ends every run but a hex one, which it may separate.
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
+      // A blank ends every run; a space but a hex one, which it may separate.
+      if (c !== 32) hexDigits = 0;
       if (i > tokenStart) {
         fives = i - tokenStart === 5 ? fives + 1 : 0;
         if (fives > fiveInARow) fiveInARow = fives;
@@ -143,13 +144,6 @@ export function measureShape(text: string): TextShape {
     if (f & HEX) {
       if (++hexDigits >= 18) hexRun = true;
     } else if (!(f & HEX_SEP)) hexDigits = 0;
-    if (c === 9 || c === 10 || c === 13) {
-      if (i > tokenStart) {
-        fives = i - tokenStart === 5 ? fives + 1 : 0;
-        if (fives > fiveInARow) fiveInARow = fives;
-      }
-      tokenStart = i + 1;
-    }
     if (c === 58) colons++;
     else if (c >= 128) {
       nonAscii = true;
