@@ -188,15 +188,12 @@ const changingMarksAndSpaces = (s: string) =>
     .join('   ');
 const backwards = (s: string) => [...s].reverse().join('');
 /** Each byte as eight bits, zero-width space for 0 and zero-width non-joiner for 1. */
-const zeroWidthBits = (s: string) =>
-  [...Buffer.from(s)]
-    .map((b) => b.toString(2).padStart(8, '0').replace(/0/g, '\u200b').replace(/1/g, '\u200c'))
-    .join('');
+const zeroWidthByte = (b: number) =>
+  b.toString(2).padStart(8, '0').replace(/0/g, '\u200b').replace(/1/g, '\u200c');
+const zeroWidthBits = (s: string) => [...Buffer.from(s)].map(zeroWidthByte).join('');
 /** The same bits, a zero-width joiner after each byte, the message opened and closed by a byte-order mark. */
 const framedZeroWidthBits = (s: string) =>
-  `\ufeff${[...Buffer.from(s)]
-    .map((b) => b.toString(2).padStart(8, '0').replace(/0/g, '\u200b').replace(/1/g, '\u200c') + '\u200d')
-    .join('')}\ufeff`;
+  `\ufeff${[...Buffer.from(s)].map(zeroWidthByte).join('\u200d')}\u200d\ufeff`;
 /** "Emoji smuggling": each byte as a variation selector after one emoji (0–15 U+FE00…, 16–255 U+E0100…). */
 const variationSelectors = (s: string) =>
   `😀${[...Buffer.from(s)].map((b) => String.fromCodePoint(b < 16 ? 0xfe00 + b : 0xe0100 + b - 16)).join('')}`;
