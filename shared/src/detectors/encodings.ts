@@ -896,12 +896,14 @@ const natoHint = (t: string) =>
   (t.includes('cho') || t.includes('CHO')) && (t.includes('ango') || t.includes('ANGO'));
 /** Six NATO words in a row, apart by blanks, commas, slashes or bars. */
 const NATO_RUN = new RegExp(`\\b(?:${NATO_WORD})(?:[\\s,/|]+(?:${NATO_WORD})\\b){5}`, 'i');
+/** Every run of two NATO words or more, for unNato. */
+const NATO_RUNS = new RegExp(`\\b(?:${NATO_WORD})(?:[\\s,/|]+(?:${NATO_WORD})\\b)+`, 'gi');
 /**
  * Runs of NATO words read as the letters they stand for; a slash, a bar or a wider gap between two
  * of them is a word break (words spelled without breaks are parted later, by spelling).
  */
 const unNato = (text: string) =>
-  text.replace(new RegExp(`\\b(?:${NATO_WORD})(?:[\\s,/|]+(?:${NATO_WORD})\\b)+`, 'gi'), (run) =>
+  text.replace(NATO_RUNS, (run) =>
     run
       .split(/\s*[/|]\s*|\s{2,}/)
       .map((word) =>
