@@ -17,7 +17,9 @@
  * turns of a conversation (bench/support/synthetic-followups.ts; not shipped); LAB_QUOTING=1000 adds
  * that many benign texts about AI security that quote an attack as an example
  * (bench/support/synthetic-quoting.ts; not shipped); LAB_NOTICES=1500 adds that many benign transactional
- * notices and service messages (bench/support/synthetic-notices.ts; not shipped);
+ * notices and service messages (bench/support/synthetic-notices.ts; not shipped); LAB_REQUESTS=3000
+ * trains on that many chat-API requests pasted as text with an ordinary user turn and as many with
+ * an attack as the user turn (bench/support/synthetic-requests.ts; 1,500 shipped, 0 leaves them out);
  * LAB_DATA_ALONE=0.55,0.6 also scores the in-document table and the LAB_TEST files read as tool
  * outputs with the model needing that probability when no rule fired (one line per shift and value,
  * means of the folds; measured and not kept, docs/detection-experiments.md, 2026-12-03);
@@ -64,7 +66,7 @@ interface Prepared {
 
 function modelTexts(text: string): string[] {
   const fv = buildViews(text);
-  const out = [fv.normalized.text];
+  const out = [(fv.inPlace ?? fv.normalized).text];
   const seen = new Set<string>();
   for (const view of fv.views) {
     if (view === fv.normalized) continue;
@@ -139,6 +141,7 @@ const labRows = {
   followups: Number(process.env.LAB_FOLLOWUPS ?? 0),
   quoting: Number(process.env.LAB_QUOTING ?? 0),
   notices: Number(process.env.LAB_NOTICES ?? 0),
+  requests: process.env.LAB_REQUESTS ? Number(process.env.LAB_REQUESTS) : undefined,
 };
 const synth: Example[] = process.env.LAB_NO_SYNTH ? [] : syntheticExamples(labRows);
 // With small windows, benign texts' small windows are negatives too (the model scores them).

@@ -8,15 +8,17 @@
  *  - prose about AI, prompts and security, and assistant system prompts that add rules (benign);
  *  - benign look-alikes (bench/support/synthetic-benign.ts: system prompts, requests with trigger
  *    words, prose about attacks) and persona jailbreaks as their contrast;
- *  - obfuscated copies (bench/gen-obfuscations.ts families, another seed) whose every model view is
- *    a training row: benign views as negatives, and for attacks only the view that reveals the text;
- *  - attacks in the style of prompt-injection games and their benign look-alikes (synthetic-games.ts).
+ *  - obfuscated copies (bench/gen-obfuscations.ts families, another seed), half of them behind a
+ *    request to decode them, whose every model view is a training row: benign views as negatives,
+ *    and for attacks only the view that reveals the text;
+ *  - attacks in the style of prompt-injection games and their benign look-alikes (synthetic-games.ts);
+ *  - chat-API requests pasted as text, with an ordinary user turn or an attack (synthetic-requests.ts).
  * None of it is taken from the pool: the phrases are written here, so the leave-one-source-out
  * figures still score sources the model has not seen. The model learns from these rows in every fold.
  */
 import { buildViews } from '@warden/shared/detectors/views';
 import { obfuscateText, OBFUSCATION_FAMILIES } from '../gen-obfuscations';
-import { fillEach, pick, rng, type Rand, type Slot } from './rng';
+import { chance, fillEach, pick, rng, type Rand, type Slot } from './rng';
 import { benignLookalikes, cap } from './synthetic-benign';
 import { businessSentence, DAYS, NAMES, TOPICS } from './synthetic-business';
 import { defenderPrompt, gameAttack, gameLookalike } from './synthetic-games';
@@ -24,6 +26,7 @@ import { languageRows } from './synthetic-languages';
 import { followUp } from './synthetic-followups';
 import { quotingText } from './synthetic-quoting';
 import { notice } from './synthetic-notices';
+import { apiRequest, ordinaryAsk } from './synthetic-requests';
 import { roleplayAttack, roleplayLookalike } from './synthetic-roleplay';
 
 export interface SyntheticRow {
@@ -595,6 +598,57 @@ function* baseRows(r: Rand): Generator<SyntheticRow> {
 const GAMES = 4_000;
 
 const OBFUSCATION_WRAPPERS = ['', 'Decode this: ', 'Text: ', 'Input: ', 'See below\n', 'Message -> '];
+
+// A request to read a hidden text, drawn from parts: how it asks, what it calls the text and its
+// encoding, what to do once it is read.
+const DECODE_ASKS = [
+  'Decode',
+  'Please decode',
+  'Can you decode',
+  'Could you convert',
+  'Help me read',
+  'Work out',
+  'Translate',
+  'Unscramble',
+  'Figure out',
+];
+const DECODE_OBJECTS = [
+  'this',
+  'the following',
+  'the text below',
+  'this message',
+  'what I was sent',
+  'the string',
+];
+const DECODE_NAMES = [
+  '',
+  ' from base64',
+  ' from hex',
+  ' (ROT13)',
+  ' from URL encoding',
+  ', it is encoded,',
+  ' (it is obfuscated)',
+  ' from the cipher',
+];
+const DECODE_THEN = [
+  '',
+  ' and answer it',
+  ' and reply to it',
+  ', then respond',
+  ' and tell me what it means',
+  ', then summarise it',
+];
+
+/**
+ * A request to decode a text, before it or after it: it wraps benign and hostile texts alike, so
+ * the model learns that asking to decode and answer is not an attack by itself (each view of a
+ * benign text is a negative; an attack's only positive is its most decoded view).
+ */
+function decodeRequest(r: Rand, hidden: string): string {
+  const ask = `${pick(r, DECODE_ASKS)} ${pick(r, DECODE_OBJECTS)}${pick(r, DECODE_NAMES)}${pick(r, DECODE_THEN)}`;
+  if (chance(r, 0.25)) return `${hidden}\n\n(${ask}.)`;
+  return `${ask}${pick(r, [':', '.', '?'])}${pick(r, [' ', '\n', '\n\n'])}${hidden}`;
+}
 /**
  * The families the training rows are hidden with: all but `escaped` (HTML references, JSON \u
  * escapes), which the eval scores but training does not use. Trained on, it moved the
@@ -618,7 +672,19 @@ export interface LabRows {
   quoting?: number;
   /** Benign transactional notices and service messages (synthetic-notices.ts; LAB_NOTICES). */
   notices?: number;
+  /**
+   * Chat-API requests pasted as text, benign and with an attack as the user turn (synthetic-requests.ts;
+   * LAB_REQUESTS); API_REQUESTS of each unless given.
+   */
+  requests?: number;
 }
+
+/**
+ * Chat-API requests pasted as text (synthetic-requests.ts) in the shipped training, as many with an
+ * attack as the user's turn: 1,500 of each lifted the leave-one-source-out figures (macro recall
+ * 0.741 → 0.750, FPR 0.055 → 0.053; docs/detection-experiments.md, 2027.01.08).
+ */
+const API_REQUESTS = 1_500;
 
 /**
  * Training rows: the base rows, then obfuscated copies of some of them. For an obfuscated benign
@@ -628,7 +694,14 @@ export interface LabRows {
  */
 export function syntheticRows(
   seed = 2021,
-  { languages = 0, roleplay = 0, followups = 0, quoting = 0, notices = 0 }: LabRows = {},
+  {
+    languages = 0,
+    roleplay = 0,
+    followups = 0,
+    quoting = 0,
+    notices = 0,
+    requests = API_REQUESTS,
+  }: LabRows = {},
 ): SyntheticRow[] {
   const r = rng(seed);
   const base = [...baseRows(r)];
@@ -638,9 +711,12 @@ export function syntheticRows(
   for (let i = 0; i < 900; i++) {
     const b = pick(r, short);
     const family = TRAINING_FAMILIES[i % TRAINING_FAMILIES.length]!;
-    const hidden = pick(r, OBFUSCATION_WRAPPERS) + obfuscateText(r, family, b.text, i).text;
+    const wrap = chance(r, 0.5) ? undefined : pick(r, OBFUSCATION_WRAPPERS);
+    const text = obfuscateText(r, family, b.text, i).text;
+    const hidden = wrap === undefined ? decodeRequest(r, text) : wrap + text;
     const fv = buildViews(hidden);
-    const texts = fv.views.map((v) => v.modelText ?? v.text);
+    // The model reads the normalised view with its encoded runs decoded in place (FieldViews.inPlace).
+    const texts = [...(fv.inPlace ? [fv.inPlace] : []), ...fv.views].map((v) => v.modelText ?? v.text);
     const chosen = b.label === 'benign' ? [...new Set(texts)] : [texts[texts.length - 1]!];
     for (const t of chosen)
       out.push({ id: `synthetic-obf-${n++}`, text: t, label: b.label, source: 'synthetic:obfuscated' });
@@ -675,5 +751,13 @@ export function syntheticRows(
   // those; likewise not shipped (measured and not kept, docs/detection-experiments.md), `LAB_NOTICES`.
   const o = rng(seed + 6);
   for (let i = 0; i < notices; i++) add(notice(o), 'benign', 'notice');
+  // `requests` chat-API requests pasted as text (synthetic-requests.ts), half of an ordinary
+  // conversation and half with an instruction to the AI as the user's turn, from a seed of their own.
+  const a = rng(seed + 7);
+  for (let i = 0; i < requests; i++) {
+    const ordinary = chance(a, 0.5) ? ordinaryAsk(a) : businessSentence(a);
+    add(apiRequest(a, ordinary), 'benign', 'api-request');
+    add(apiRequest(a, injected(a)), 'injection', 'api-request');
+  }
   return out;
 }

@@ -35,8 +35,11 @@ export const DECODE_LIMITS = {
   maxSegmentChars: 16_384,
 };
 
-/** A hex dump line's offset: eight hex digits, then a colon or two blanks ("00000010  54 68 65"). */
-const DUMP_OFFSET = '(?:[0-9A-Fa-f]{8}(?::[ \\t]|[ \\t]{2}))';
+/**
+ * A hex dump line's offset: eight hex digits, then a colon or two blanks ("00000010  54 68 65"), or
+ * od's seven octal digits and a blank ("0000020 72 20 68").
+ */
+const DUMP_OFFSET = '(?:[0-9A-Fa-f]{8}(?::[ \\t]|[ \\t]{2})|[0-7]{7}[ \\t])';
 /** What a dump line may start with: indentation, and a comment's marker where code quotes it ("  // 0000…"). */
 const DUMP_LINE_START = '[ \\t]*(?:(?://|#|--|;|\\*)[ \\t]*)?';
 const DUMP_OFFSETS = new RegExp(`\\n${DUMP_LINE_START}${DUMP_OFFSET}?`, 'g');
@@ -44,23 +47,26 @@ const DUMP_OFFSETS = new RegExp(`\\n${DUMP_LINE_START}${DUMP_OFFSET}?`, 'g');
 const XXD_OFFSET = '[0-9A-Fa-f]{8}:[ \\t]+';
 const XXD_OFFSETS = new RegExp(`(?<![0-9A-Fa-f])${XXD_OFFSET}`, 'g');
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
-// Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot- or dash-separated, broken over lines like a
-// dump, each line maybe behind its offset, or behind one `0x`), as C-style `0x41` literals
+// Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot-, dash- or comma-separated, broken over
+// lines like a dump, each line maybe behind its offset, or behind one `0x`), as C-style `0x41` literals
 // separated by commas or spaces (an array's indented lines too), or as xxd writes them, two bytes a
 // group ("00000000: 4f76 6572 7269"), offsets between the groups.
 const HEX = new RE2(
-  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}[ :.-]?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
+  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}(?:[ :.-]|, ?)?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
     '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n[ \\t]*)?)){6,}|' +
     `\\b(?:${XXD_OFFSET})?(?:[0-9A-Fa-f]{4}[ \\t\\r\\n]+(?:${XXD_OFFSET})?){7,}[0-9A-Fa-f]{2,4}\\b`,
   'g',
 );
-// Percent-escapes at most a short word apart (spaces included: attackers escape some letters only).
-// A word's letters right before the first escape belong to it ("i%67nore"). JavaScript's escape()
-// writes `%u0049` for the same character. ROT13 moves an escape's a–f to n–s (decodeOne undoes it).
+// Percent-escapes at most a short word apart (spaces included: attackers escape some letters only),
+// or a line break apart (a run wrapped at a width). A word's letters right before the first escape
+// belong to it ("i%67nore"). JavaScript's escape() writes `%u0049` for the same character. ROT13
+// moves an escape's a–f to n–s (decodeOne undoes it).
 const URLENC = new RE2(
-  '[A-Za-z0-9]{0,12}(?:%(?:[0-9A-Fa-fN-Sn-s]{2}|u[0-9A-Fa-f]{4})[^%\\n]{0,12}){4,}',
+  '[A-Za-z0-9]{0,12}(?:%(?:[0-9A-Fa-fN-Sn-s]{2}|u[0-9A-Fa-f]{4})(?:\\r?\\n|[^%\\n]{0,12})){4,}',
   'g',
 );
+/** A line break that wraps a run of escapes: an escape's digits before it, the next escape after. */
+const WRAPPED_ESCAPES = /(?<=%[0-9A-Za-z]{2})\r?\n(?=%)/g;
 /**
  * A decoded text that is itself base64 or hex, but for a few marks after it (the quote and brace that
  * closed the escaped value).
@@ -1038,7 +1044,10 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
         'hex',
       ).toString('utf8');
     // Escapes whose digits ROT13 moved (`%6S` for `%6F`): the run is ROT13 over percent-encoding.
-    if (encoding === 'url') return percentDecode(holdsTwo(s, '%', ROTATED_ESCAPE) ? rot13(s) : s);
+    if (encoding === 'url') {
+      const unwrapped = s.replace(WRAPPED_ESCAPES, '');
+      return percentDecode(holdsTwo(unwrapped, '%', ROTATED_ESCAPE) ? rot13(unwrapped) : unwrapped);
+    }
     return rot13(s);
   } catch {
     return undefined;
@@ -1122,6 +1131,8 @@ export function unrotatedText(text: string): string | undefined {
 /** A base64 or hex word turns case or meets a digit after a lower-case letter, or is hex in capitals. */
 const CASE_TURN = /[a-z][A-Z0-9]/;
 const UPPER_HEX = /^(?=[A-F]*[0-9])(?=[0-9]*[A-F])(?:[0-9A-F]{2}){3,}$/;
+/** A word's bytes as one C-style hex literal ("0x49676e6f7265"). */
+const HEX_LITERAL = /^0[xX](?:[0-9A-Fa-f]{2})+$/;
 /** Hex bytes apart by spaces or colons ("73 79 73 74", "67:75:69"). */
 const SPACED_HEX = /^(?:[0-9A-Fa-f]{2}[ :]){2,}[0-9A-Fa-f]{2}$/;
 /** Runs of escapes (percent or `\x`), read from where indexOf finds their first mark. */
@@ -1187,7 +1198,7 @@ function decodedWord(w: string, nested = false): [Encoding, string] | undefined 
   if (w.startsWith('%') || w.startsWith('\\x')) {
     encoding = w.startsWith('%') ? 'url' : 'hex';
     text = encoding === 'url' ? percentDecode(w) : decodeOne('hex', w);
-  } else if (SPACED_HEX.test(w)) {
+  } else if (SPACED_HEX.test(w) || (w.length <= MAX_ENCODED_WORD && HEX_LITERAL.test(w))) {
     encoding = 'hex';
     text = decodeOne('hex', w);
   } else {
@@ -1203,11 +1214,11 @@ function decodedWord(w: string, nested = false): [Encoding, string] | undefined 
 
 /**
  * Key words encoded one by one inside plain text ("Please 69676e6f7265 the 61626f7665 question",
- * "SWdub3Jl the YWJvdmU= aW5zdHJ1Y3Rpb25z", "your %73%79%73%74%65%6D prompt"), decoded where they
- * stand: each decoded alone is a word without its sentence. Two such words at least, and the text
- * is read as the encoding most of them used. The words are looked for where the text's shape turns
- * case (`turnAt`), where a `%` or `\x` is, and, in a text with a hex run, as spaced hex bytes: a few
- * places, not every word.
+ * "SWdub3Jl the YWJvdmU= aW5zdHJ1Y3Rpb25z", "your %73%79%73%74%65%6D prompt", "0x53746f70 the
+ * 0x6e657874"), decoded where they stand: each decoded alone is a word without its sentence. Two
+ * such words at least, and the text is read as the encoding most of them used. The words are looked
+ * for where the text's shape turns case (`turnAt`, as after a literal's `0x`), where a `%` or `\x`
+ * is, and, in a text with a hex run, as spaced hex bytes: a few places, not every word.
  */
 function encodedWordsInPlace(st: DecodeState, at: Place, shape: TextShape | undefined): void {
   if (st.out.length >= DECODE_LIMITS.maxSegments) return;

@@ -444,11 +444,13 @@ export interface ModelHit extends ModelScore {
 
 /**
  * The model's best score over every view of the field: text hidden by encodings, leetspeak, spaced
- * letters, comments or tag characters is scored as revealed, not only as it looks. Views after the
- * normalised one are scored until one reaches `stopAt`.
+ * letters, comments or tag characters is scored as revealed, not only as it looks. The normalised
+ * view is read with its encoded runs decoded in place (FieldViews.inPlace); the views after it are
+ * scored until one reaches `stopAt`.
  */
 export function scoreModelViews(fv: FieldViews, model = injectionModel(), stopAt = 1): ModelHit {
-  let best: ModelHit = { ...scoreModel(fv.normalized.text, model), view: fv.normalized };
+  const first = fv.inPlace ?? fv.normalized;
+  let best: ModelHit = { ...scoreModel(first.text, model), view: first };
   if (best.probability >= stopAt) return best;
   // Repeated encoded payloads decode to identical views: one score each.
   const seen = new Set<string>();

@@ -17,7 +17,7 @@ import {
 import { misspellings, type ShapedRuns } from './spelling';
 import { measureShape, textShape } from './text-shape';
 import { Utf8Text } from './utf8-text';
-import { startSpelling, unglued, wordStarts } from './word-segments';
+import { startSpelling, unglued, wordRank, wordStarts } from './word-segments';
 
 export type ViewName =
   | 'raw'
@@ -87,6 +87,11 @@ export interface FieldViews {
   /** Every view worth matching, normalised first, `raw` excluded (rules run case-insensitive on views). */
   views: TextView[];
   signals: ObfuscationSignals;
+  /**
+   * The normalised text with its encoded runs (base64, hex, escapes) read where they stand, when it
+   * has any: what the injection model reads in place of the normalised view (decodedInPlace).
+   */
+  inPlace?: TextView;
 }
 
 export interface ViewOptions {
@@ -454,10 +459,11 @@ interface RunGaps {
    */
   wide: boolean;
   /**
-   * Letters are parted by spaces and tabs of three widths or more, and words by a gap of three
-   * columns or more (a tab counts two): "D e v  e\tl o p\t\tm o d e".
+   * Letters are parted by blanks of three widths or more (a tab counts two columns), and words by
+   * gaps this many columns wide or wider ("D e v  e\tl o p\t\tm o d e", "N  e   w    i  n s"); 0
+   * when the run is not spaced so (columnBreak).
    */
-  columns: boolean;
+  columns: number;
   /**
    * Words are parted by blanks three wide or more and letters by changing marks, so a mark with a
    * space either side parts letters too ("t . a_s-k   a_d . d").
@@ -511,7 +517,7 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
     wide,
     mixed:
       marks >= 2 && !wide && counts.has(' ') && gaps.every((gap) => gap.length <= 2 && !gap.includes('\n')),
-    columns: blanks.length >= 3 && blanks.length === gaps.length && gaps.some((gap) => gap.includes('\t')),
+    columns: blanks.length >= 3 && blanks.length === gaps.length ? columnBreak(t, i, isL) : 0,
     padded: wide && blankWide,
   };
 }
@@ -528,18 +534,59 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
 const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   const { sep } = gaps;
   if (gaps.mixed) return to - from <= 2 && t.charCodeAt(from) !== 10 && t.charCodeAt(to - 1) !== 10;
-  if (gaps.columns) return columnsOf(t, from, to) < 3;
+  if (gaps.columns) return columnsOf(t, from, to) < gaps.columns;
   if (gaps.padded && to - from === 3) return isPaddedMark(t.slice(from, to));
   // Where words are three characters apart or more, a gap of two parts letters too ("y  o-u | h a").
   if (gaps.wide && to - from === 2 && sep.length === 1) return !t.slice(from, to).includes('\n');
   if (to - from !== sep.length) return false;
   if (t.startsWith(sep, from)) return true;
   const c = t.charCodeAt(from);
-  return sep.length === 1 && ((c !== 32 && c !== 10) || gaps.wide);
+  // A tab between letters a space parts is a word break too ("d o\ty o u").
+  return sep.length === 1 && ((c !== 32 && c !== 10 && c !== 9) || gaps.wide);
 };
 
 /** A three-character gap that is a mark with a space either side (" . ", " _ "). */
 const isPaddedMark = (gap: string) => gap[0] === ' ' && gap[2] === ' ' && gap[1] !== ' ' && gap[1] !== '\n';
+
+/** Gaps of a run of blanks of changing widths read to find its word breaks. */
+const COLUMN_GAPS_READ = 64;
+
+/**
+ * The narrowest gap, in columns, that breaks words in the run of lone letters starting at `i`,
+ * whose letters are parted by blanks of three widths or more: of the widths the run shows, the one
+ * that cuts it into the longest dictionary words (each word's length squared, so "develop" beats
+ * "dev e lop"); three when none spells a word (a language the dictionary lacks).
+ */
+function columnBreak(t: string, i: number, isL: (k: number) => boolean): number {
+  const letters: string[] = [];
+  const widths: number[] = [];
+  for (let j = i; widths.length < COLUMN_GAPS_READ && isL(j) && !isL(j + 1);) {
+    letters.push(t[j]!);
+    const k = nextLoneLetter(t, j, isL);
+    if (k < 0 || !/^[ \t]+$/.test(t.slice(j + 1, k))) break;
+    widths.push(columnsOf(t, j + 1, k));
+    j = k;
+  }
+  let best = 3;
+  let bestScore = 0;
+  for (const w of new Set(widths)) {
+    let score = 0;
+    let word = letters[0] ?? '';
+    const close = () => {
+      if (wordRank(word) < Infinity) score += word.length * word.length;
+    };
+    for (let g = 0; g < widths.length; g++) {
+      if (widths[g]! >= w) {
+        close();
+        word = '';
+      }
+      word += letters[g + 1] ?? '';
+    }
+    close();
+    if (score > bestScore || (score === bestScore && w < best && score > 0)) [best, bestScore] = [w, score];
+  }
+  return best;
+}
 
 /** How wide the blank gap [from, to) is, a tab counted as two columns. */
 function columnsOf(t: string, from: number, to: number): number {
@@ -918,15 +965,30 @@ const MAX_LEET_TOKEN = 16;
 const isTokenChar = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || LEET_CODES.has(c) || isAccented(c);
 
-/** Whether a text holds three different distinctive multi-symbol leet letters. */
+/**
+ * Distinctive groups that stand for a letter when one of them alone recurs (REPEATED_GROUP times):
+ * three symbols drawn as one letter, which neither a table's rules ("|-|", "-|-") nor an escaped
+ * path ("\\/") draws.
+ */
+const REPEATABLE_GROUPS = new Set(['|_|', '(_)', '|\\|', '/\\/', '/-\\']);
+const REPEATED_GROUP = 3;
+
+/**
+ * Whether a text holds three different distinctive multi-symbol leet letters, or one drawn of three
+ * symbols three times ("y0|_| r|_|l3s |_|s3r": the vowels' digits with a drawn u).
+ */
 function holdsLeetGroups(t: string): boolean {
   // All distinctive groups but "(_)", "[-" and "'/" hold a bar or a backslash; a text with neither is
   // not read (those three alone are rare as leetspeak and common as punctuation).
   if (!t.includes('|') && !t.includes('\\')) return false;
-  const kinds = new Set<string>();
+  const kinds = new Map<string, number>();
   LEET_GROUP_HINT.lastIndex = 0;
-  for (let m = LEET_GROUP_HINT.exec(t); m && kinds.size < 3; m = LEET_GROUP_HINT.exec(t)) kinds.add(m[0]);
-  return kinds.size >= 3;
+  for (let m = LEET_GROUP_HINT.exec(t); m; m = LEET_GROUP_HINT.exec(t)) {
+    const n = (kinds.get(m[0]) ?? 0) + 1;
+    kinds.set(m[0], n);
+    if (kinds.size >= 3 || (n >= REPEATED_GROUP && REPEATABLE_GROUPS.has(m[0]))) return true;
+  }
+  return false;
 }
 
 /**
@@ -1500,13 +1562,14 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   const rawHead = rawHeadOf(raw);
   // A JSON or log string's escaped line breaks part encoded runs as the breaks they stand for.
   const read: RawReading = breaksUnescaped(rawHead) ?? { text: rawHead };
-  addDecoded(views, signals, read);
+  const decoded: DecodedSpan[] = [];
+  addDecoded(views, signals, read, decoded);
   // Base64 or hex written in full-width forms ("ＵＨＪｌ…") decodes once folded to ASCII, its case kept.
   const narrow = !normalized.identity && narrowed(read.text);
-  if (narrow) addDecoded(views, signals, { text: narrow, at: read.at });
+  if (narrow) addDecoded(views, signals, { text: narrow, at: read.at }, decoded);
   // Escapes whose backslash a JSON string doubled are decoded with it single.
   const undoubled = backslashesUndoubled(rawHead);
-  if (undoubled) addDecoded(views, signals, undoubled);
+  if (undoubled) addDecoded(views, signals, undoubled, decoded);
   // Strings added up are read as the one string they make, and what it encodes is decoded.
   const added = joinedStrings(rawHead);
   if (added) {
@@ -1517,12 +1580,13 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
       segEnd: added.at[added.at.length - 1]! + 1,
     };
     addHidden(views, view, signals);
-    addDecoded(views, signals, added);
+    addDecoded(views, signals, added, decoded);
   }
   // Zero-width characters inside an encoded run (between every two characters of a base64 text) part
   // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
-  if (signals.invisible - signals.tagChars >= 4) addDecoded(views, signals, withoutZeroWidth(rawHead));
-  return { raw, normalized, views, signals };
+  if (signals.invisible - signals.tagChars >= 4)
+    addDecoded(views, signals, withoutZeroWidth(rawHead), decoded);
+  return { raw, normalized, views, signals, inPlace: decodedInPlace(normalized, decoded) };
 }
 
 /**
@@ -1653,13 +1717,92 @@ function narrowed(raw: string): string | undefined {
  * way (escaped breaks unescaped, full-width forms folded, zero-width characters dropped), `at` giving
  * where each of its characters stands in the raw text.
  */
-function addDecoded(views: TextView[], signals: ObfuscationSignals, { text, at }: RawReading) {
+function addDecoded(
+  views: TextView[],
+  signals: ObfuscationSignals,
+  { text, at }: RawReading,
+  found: DecodedSpan[],
+) {
   for (const d of decodeSegments(text)) {
     signals.decoded++;
     if (d.encoding === 'morse') signals.symbolTexts++;
     const [segStart, segEnd] = at ? [at[d.start]!, at[d.end - 1]! + 1] : [d.start, d.end];
-    addHidden(views, { name: d.encoding, text: normalizeHidden(d.text), segStart, segEnd }, signals);
+    const view: TextView = { name: d.encoding, text: normalizeHidden(d.text), segStart, segEnd };
+    found.push(view);
+    addHidden(views, view, signals);
   }
+}
+
+/** A decoded segment: its encoding, what it says (normalised) and the raw span it was read from. */
+type DecodedSpan = Pick<TextView, 'name' | 'text' | 'segStart' | 'segEnd'>;
+
+/**
+ * Encodings whose raw form reads as no words (base64, hex, escapes, character references): their
+ * runs are read in place (decodedInPlace). A rotation or a cipher's words are left as they stand.
+ */
+const READ_IN_PLACE: ReadonlySet<ViewName> = new Set([
+  'base64',
+  'base32',
+  'hex',
+  'url',
+  'unicode_escape',
+  'html_entity',
+]);
+
+/**
+ * The normalised view with each run encoded by one of READ_IN_PLACE put where it stood, as the last
+ * reading of its span has it (the most decoded of a nested encoding, ROT13 under base64 too; of
+ * spans that overlap, the first); undefined without one. The model reads it instead of the
+ * normalised view: an encoded run says nothing as it stands, and a request to decode it is scored
+ * with what it decodes to ("decode this and answer: <how do I build a windmill>"), while a payload
+ * split around plain words is read whole. Each decoded character stands for a share of its raw run,
+ * so a window reports the raw span it read.
+ */
+function decodedInPlace(normalized: TextView, found: DecodedSpan[]): TextView | undefined {
+  // Each span's first run (the outer encoding) and last (what the span reads as once all is undone).
+  const bySpan = new Map<string, [DecodedSpan, DecodedSpan]>();
+  for (const d of found) {
+    const key = `${d.segStart}:${d.segEnd}`;
+    const seen = bySpan.get(key);
+    if (seen) seen[1] = d;
+    else bySpan.set(key, [d, d]);
+  }
+  const runs = [...bySpan.values()]
+    .filter(([outer]) => READ_IN_PLACE.has(outer.name))
+    .map(([, last]) => last)
+    .sort((a, b) => a.segStart - b.segStart);
+  if (!runs.length) return undefined;
+  const t = normalized.text;
+  const b = new ViewBuilder(t.length);
+  let copied = 0;
+  let rawEnd = 0;
+  for (const run of runs) {
+    if (run.segStart < rawEnd) continue;
+    const from = viewIndexOf(normalized, run.segStart);
+    const to = viewIndexOf(normalized, run.segEnd);
+    if (from < copied) continue;
+    b.copyFrom(normalized, copied, from);
+    const width = run.segEnd - run.segStart;
+    for (let k = 0; k < run.text.length; k++)
+      b.push(run.text[k]!, run.segStart + Math.floor((k * width) / run.text.length));
+    copied = to;
+    rawEnd = run.segEnd;
+  }
+  b.copyFrom(normalized, copied, t.length);
+  return b.done(runs[0]!.name, normalized.segStart, normalized.segEnd);
+}
+
+/** The first index of `view` whose character stands at raw index `raw` or after (its length if none). */
+function viewIndexOf(view: TextView, raw: number): number {
+  if (view.identity || !view.map) return Math.min(raw, view.text.length);
+  let lo = 0;
+  let hi = view.map.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (view.map[mid]! < raw) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
