@@ -72,6 +72,9 @@ const WRAPPED_ESCAPES = /(?<=%[0-9A-Za-z]{2})\r?\n(?=%)/g;
  * closed the escaped value).
  */
 const ENCODED_WHOLE = /^[A-Za-z0-9+/=_-]{16,}[^A-Za-z0-9+/=_-]{0,3}$/;
+/** A run of base64 or hex characters at least half as long as the text around it. */
+const ENCODED_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/;
+const holdsEncodedRun = (s: string) => (ENCODED_RUN.exec(s)?.[0].length ?? 0) * 2 >= s.length;
 /** A decoded text that is still percent- or `\x`-escaped (it was encoded twice, or under base64 or hex). */
 const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}/;
 // An escape whose digit ROT13 moved (`%6S` for `%6F`).
@@ -1308,25 +1311,32 @@ const MIN_CHUNKS = 4;
 const MAX_CHUNKS_READ = 1024;
 
 /**
- * The chunks around the token [a, b): the tokens of base64 characters parted by one separator each,
- * as far as they go either side (a padded one ends them), at most MAX_CHUNKS_READ each way (a long
- * text of spaced letters is one long run of one-letter tokens).
+ * The chunks around the token [a, b): the tokens of base64 characters parted by one separator each
+ * (or a CRLF line break, as MIME wraps base64), as far as they go either side (a padded one ends
+ * them), at most MAX_CHUNKS_READ each way (a long text of spaced letters is one long run of
+ * one-letter tokens).
  */
 function chunkRun(t: string, a: number, b: number): Array<[number, number]> {
   const before: Array<[number, number]> = [];
-  for (let s = a - 1; s > 0 && isChunkSep(t.charCodeAt(s)) && isBase64Char(t.charCodeAt(s - 1));) {
-    const [x, y] = tokenAround(t, s - 1);
-    if (y !== s || before.length >= MAX_CHUNKS_READ) break;
-    before.push([x, s]);
+  for (let s = a - 1; s > 0 && isChunkSep(t.charCodeAt(s));) {
+    // The separator's first character: the CR of a CRLF.
+    const sep = t.charCodeAt(s) === 10 && t.charCodeAt(s - 1) === 13 ? s - 1 : s;
+    if (sep < 1 || !isBase64Char(t.charCodeAt(sep - 1))) break;
+    const [x, y] = tokenAround(t, sep - 1);
+    if (y !== sep || before.length >= MAX_CHUNKS_READ) break;
+    before.push([x, sep]);
     s = x - 1;
   }
   const run = before.reverse();
   const left = run.length;
   run.push([a, b]);
-  for (let s = b; s + 1 < t.length && t.charCodeAt(s - 1) !== 61 && isChunkSep(t.charCodeAt(s));) {
-    if (!isBase64Char(t.charCodeAt(s + 1)) || run.length - left > MAX_CHUNKS_READ) break;
-    const [, y] = tokenAround(t, s + 1);
-    run.push([s + 1, y]);
+  for (let s = b; s + 1 < t.length && t.charCodeAt(s - 1) !== 61;) {
+    const width =
+      t.charCodeAt(s) === 13 && t.charCodeAt(s + 1) === 10 ? 2 : isChunkSep(t.charCodeAt(s)) ? 1 : 0;
+    const next = s + width;
+    if (!width || !isBase64Char(t.charCodeAt(next)) || run.length - left > MAX_CHUNKS_READ) break;
+    const [, y] = tokenAround(t, next);
+    run.push([next, y]);
     s = y;
   }
   return run;
@@ -1459,9 +1469,15 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
   // Heavy leetspeak ("|-|[-|_|_()") is symbols more than letters: readable once read as leet.
   if (!readable(decoded) && !readable(readAsLeet(decoded))) {
     const inner = decoded.trim();
-    // Base64 or hex of an encoding (base64, hex, spaced hex bytes or percent-escapes): not readable
-    // yet, but worth one more level.
-    if (ENCODED_WHOLE.test(inner) || PERCENT_ESCAPES.test(inner) || SPACED_HEX.test(inner)) {
+    // Base64 or hex of an encoding (base64, hex, spaced hex bytes or percent-escapes), or of a
+    // record most of which is one encoded run (`{"data":"T3Zl…"}`): not readable yet, but worth one
+    // more level.
+    if (
+      ENCODED_WHOLE.test(inner) ||
+      PERCENT_ESCAPES.test(inner) ||
+      SPACED_HEX.test(inner) ||
+      holdsEncodedRun(inner)
+    ) {
       visit(st, { text: inner, start, end, depth, top: false });
       return;
     }

@@ -640,6 +640,16 @@ const FAMILIES: Array<
   ],
   ['letters apart by one to three spaces, words by four', unevenSpaces, 'despaced'],
   ['small capitals', smallCaps, 'nfkc'],
+  [
+    'base64 wrapped with CRLF line breaks, as MIME wraps it',
+    (s) => b64(s).replace(/.{20}(?!$)/g, '$&\r\n'),
+    'base64',
+  ],
+  [
+    'base64 of a JSON record whose value is base64',
+    (s) => b64(JSON.stringify({ encoding: 'base64', data: b64(s) })),
+    'base64',
+  ],
   ['leetspeak of vowels, u drawn as |_|', (s) => leet(s).replaceAll('u', '|_|'), 'leet'],
   ['NATO phonetic alphabet, words apart by slashes', (s) => nato(s, ' / '), 'nato'],
   ['NATO phonetic alphabet, words run together', (s) => nato(s, ' '), 'nato'],

@@ -1752,7 +1752,7 @@ const READ_IN_PLACE: ReadonlySet<ViewName> = new Set([
 /**
  * The normalised view with each run encoded by one of READ_IN_PLACE put where it stood, as the last
  * reading of its span has it (the most decoded of a nested encoding, ROT13 under base64 too; of
- * spans that overlap, the first); undefined without one. The model reads it instead of the
+ * spans that overlap, the first found); undefined without one. The model reads it instead of the
  * normalised view: an encoded run says nothing as it stands, and a request to decode it is scored
  * with what it decodes to ("decode this and answer: <how do I build a windmill>"), while a payload
  * split around plain words is read whole. Each decoded character stands for a share of its raw run,
