@@ -1780,7 +1780,6 @@ function decodedInPlace(normalized: TextView, found: DecodedSpan[]): TextView | 
     if (run.segStart < rawEnd) continue;
     const from = viewIndexOf(normalized, run.segStart);
     const to = viewIndexOf(normalized, run.segEnd);
-    if (from < copied) continue;
     b.copyFrom(normalized, copied, from);
     const width = run.segEnd - run.segStart;
     for (let k = 0; k < run.text.length; k++)
