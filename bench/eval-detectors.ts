@@ -43,6 +43,7 @@ import { FAMILIES_M, obfuscateM } from './support/obfuscations-m';
 import { FAMILIES_N, obfuscateN } from './support/obfuscations-n';
 import { FAMILIES_O, obfuscateO } from './support/obfuscations-o';
 import { FAMILIES_P, obfuscateP } from './support/obfuscations-p';
+import { FAMILIES_Q, obfuscateQ } from './support/obfuscations-q';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -528,15 +529,15 @@ export function evalInjectionRandomSplit() {
 
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
- * hidden the same way, with the shipped model. Then the same bases hidden by fifteen other hands'
- * generators (bench/support/obfuscations-b.ts to -p.ts, each written without reading the decoder or
+ * hidden the same way, with the shipped model. Then the same bases hidden by sixteen other hands'
+ * generators (bench/support/obfuscations-b.ts to -q.ts, each written without reading the decoder or
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
  * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
  * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31, the ninth's
  * 2027.01.01, the tenth's 2027.01.02, the eleventh's 2027.01.03, the twelfth's 2027.01.05, the
- * thirteenth's 2027.01.06, the fourteenth's 2027.01.07, the fifteenth's 2027.01.08; the sixteenth's
- * set is held out.
+ * thirteenth's 2027.01.06, the fourteenth's 2027.01.07, the fifteenth's 2027.01.08, the sixteenth's
+ * 2027.01.09; the seventeenth's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -656,7 +657,14 @@ export function evalObfuscations() {
       'obfuscations-p.ts',
       FAMILIES_P,
       obfuscateP,
-      'held out for 2027.01.08: written while it was, its rows never read',
+      'held out for 2027.01.08; its misses (base64 wrapped with CRLF line breaks, a JSON record of base64 inside base64) shaped 2027.01.09',
+    ],
+    [
+      'seventeenth',
+      'obfuscations-q.ts',
+      FAMILIES_Q,
+      obfuscateQ,
+      'held out for 2027.01.09: written while it was, its rows never read',
     ],
   ] as const) {
     console.log(
