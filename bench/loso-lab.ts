@@ -31,7 +31,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { combineEvidence } from '@warden/shared/detectors/finding';
-import { INJECTION_THRESHOLD, ruleEvidence } from '@warden/shared/detectors/injection';
+import { INJECTION_THRESHOLD, modelViews, ruleEvidence } from '@warden/shared/detectors/injection';
 import {
   featureIndices,
   type LinearModel,
@@ -65,18 +65,7 @@ interface Prepared {
 }
 
 function modelTexts(text: string): string[] {
-  const fv = buildViews(text);
-  const out = [(fv.inPlace ?? fv.normalized).text];
-  const seen = new Set<string>();
-  for (const view of fv.views) {
-    if (view === fv.normalized) continue;
-    if (view.name === 'leet' && fv.signals.leetTokens < 2) continue;
-    const t = view.modelText ?? view.text;
-    if (seen.has(t)) continue;
-    seen.add(t);
-    out.push(t);
-  }
-  return out;
+  return [...modelViews(buildViews(text))].map((m) => m.text);
 }
 
 const SMALL = Number(process.env.LAB_SMALL_WINDOWS ?? 0);

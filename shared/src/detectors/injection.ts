@@ -443,29 +443,39 @@ export interface ModelHit extends ModelScore {
 }
 
 /**
- * The model's best score over every view of the field: text hidden by encodings, leetspeak, spaced
- * letters, comments or tag characters is scored as revealed, not only as it looks. The normalised
- * view is read with its encoded runs decoded in place (FieldViews.inPlace); the views after it are
- * scored until one reaches `stopAt`.
+ * The views the model reads, in order, each with the text it scores: the normalised text with its
+ * encoded runs decoded in place (FieldViews.inPlace; the normalised view where it has none), then
+ * every other view once for each distinct text, a leet view only where the field holds two leet
+ * tokens or more (a lone "2nd" or "h2o" is ordinary text, not hiding: the rules still read it).
  */
-export function scoreModelViews(fv: FieldViews, model = injectionModel(), stopAt = 1): ModelHit {
+export function* modelViews(fv: FieldViews): Generator<{ view: TextView; text: string }> {
   const first = fv.inPlace ?? fv.normalized;
-  let best: ModelHit = { ...scoreModel(first.text, model), view: first };
-  if (best.probability >= stopAt) return best;
+  yield { view: first, text: first.text };
   // Repeated encoded payloads decode to identical views: one score each.
   const seen = new Set<string>();
   for (const view of fv.views) {
     if (view === fv.normalized) continue;
-    // A lone leet-looking token ("2nd", "h2o") is ordinary text, not hiding: the rules still read it.
     if (view.name === 'leet' && fv.signals.leetTokens < 2) continue;
     const text = view.modelText ?? view.text;
     if (seen.has(text)) continue;
     seen.add(text);
+    yield { view, text };
+  }
+}
+
+/**
+ * The model's best score over every view of the field (modelViews): text hidden by encodings,
+ * leetspeak, spaced letters, comments or tag characters is scored as revealed, not only as it
+ * looks. Views are scored in turn until one reaches `stopAt`.
+ */
+export function scoreModelViews(fv: FieldViews, model = injectionModel(), stopAt = 1): ModelHit {
+  let best: ModelHit | undefined;
+  for (const { view, text } of modelViews(fv)) {
     const score = scoreModel(text, model);
-    if (score.probability > best.probability) best = { ...score, view };
+    if (!best || score.probability > best.probability) best = { ...score, view };
     if (best.probability >= stopAt) break;
   }
-  return best;
+  return best!;
 }
 
 /**
