@@ -44,6 +44,7 @@ import { FAMILIES_N, obfuscateN } from './support/obfuscations-n';
 import { FAMILIES_O, obfuscateO } from './support/obfuscations-o';
 import { FAMILIES_P, obfuscateP } from './support/obfuscations-p';
 import { FAMILIES_Q, obfuscateQ } from './support/obfuscations-q';
+import { FAMILIES_R, obfuscateR } from './support/obfuscations-r';
 import { rng, type Rand } from './support/rng';
 import {
   textExamples,
@@ -529,15 +530,15 @@ export function evalInjectionRandomSplit() {
 
 /**
  * Obfuscation families (bench/gen-obfuscations.ts): recall on hidden attacks and FPR on benign texts
- * hidden the same way, with the shipped model. Then the same bases hidden by sixteen other hands'
- * generators (bench/support/obfuscations-b.ts to -q.ts, each written without reading the decoder or
+ * hidden the same way, with the shipped model. Then the same bases hidden by seventeen other hands'
+ * generators (bench/support/obfuscations-b.ts to -r.ts, each written without reading the decoder or
  * any other generator), whose variants (multi-symbol leetspeak, form encoding, 0x bytes, Armenian
  * and Cherokee look-alikes, a letter a line, Caesar shifts, Morse code, …) are not the first one's.
  * The second hand's misses shaped 2026.12.26, the third's 2026.12.27, the fourth's 2026.12.28, the
  * fifth's and sixth's 2026.12.29, the seventh's 2026.12.30, the eighth's 2026.12.31, the ninth's
  * 2027.01.01, the tenth's 2027.01.02, the eleventh's 2027.01.03, the twelfth's 2027.01.05, the
  * thirteenth's 2027.01.06, the fourteenth's 2027.01.07, the fifteenth's 2027.01.08, the sixteenth's
- * 2027.01.09; the seventeenth's set is held out.
+ * 2027.01.09, the seventeenth's 2027.01.10; the eighteenth's set is held out.
  */
 export function evalObfuscations() {
   const rows = generateObfuscations();
@@ -664,7 +665,14 @@ export function evalObfuscations() {
       'obfuscations-q.ts',
       FAMILIES_Q,
       obfuscateQ,
-      'held out for 2027.01.09: written while it was, its rows never read',
+      'held out for 2027.01.09; its misses (hex of percent-escaped text, hex bytes written apart under ROT13, hex words that turn case nowhere, letters parted by a dot or a space alike) shaped 2027.01.10',
+    ],
+    [
+      'eighteenth',
+      'obfuscations-r.ts',
+      FAMILIES_R,
+      obfuscateR,
+      'held out for 2027.01.10: written while it was, its rows never read',
     ],
   ] as const) {
     console.log(

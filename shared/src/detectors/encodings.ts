@@ -75,8 +75,11 @@ const ENCODED_WHOLE = /^[A-Za-z0-9+/=_-]{16,}[^A-Za-z0-9+/=_-]{0,3}$/;
 /** A run of base64 or hex characters at least half as long as the text around it. */
 const ENCODED_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/;
 const holdsEncodedRun = (s: string) => (ENCODED_RUN.exec(s)?.[0].length ?? 0) * 2 >= s.length;
-/** A decoded text that is still percent- or `\x`-escaped (it was encoded twice, or under base64 or hex). */
-const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}/;
+/**
+ * A decoded text that is still percent- or `\x`-escaped (it was encoded twice, or under base64 or
+ * hex): four escapes in a row, or four a short word apart as URLENC finds them ("Override%20your%20").
+ */
+const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}|(?:%[0-9A-Fa-f]{2}[^%\s]{1,12}){4}/;
 // An escape whose digit ROT13 moved (`%6S` for `%6F`).
 const ROTATED_ESCAPE = /%(?:[0-9A-Fa-f][N-Sn-s]|[N-Sn-s][0-9A-Fa-f])/g;
 // Words attackers hide (ignore, instructions, previous, system, prompt, jailbreak, password,
@@ -1099,6 +1102,7 @@ function visit(st: DecodeState, at: Place): void {
   if (shape && shape.caseTurns >= MIN_CHUNK_TURNS) base64Chunks(st, at, shape.turnAt);
   const chunked = st.out.length > found;
   if (shape?.hexRun) scan(st, at, HEX, 'hex');
+  if (shape && shape.digits >= MIN_ROTATED_HEX && at.depth < DECODE_LIMITS.maxDepth) rotatedHex(st, at);
   if (at.text.includes('%')) scan(st, at, URLENC, 'url');
   if (holdsPluses(at.text)) formValues(st, at);
   if (holdsTwo(at.text, '\\u', UNICODE_ESCAPE)) decodeWhole(st, at, 'unicode_escape', unescapeString);
@@ -1131,9 +1135,8 @@ export function unrotatedText(text: string): string | undefined {
   return rotationOf(text, false)?.(text);
 }
 
-/** A base64 or hex word turns case or meets a digit after a lower-case letter, or is hex in capitals. */
+/** A base64 word turns case or meets a digit after a lower-case letter. */
 const CASE_TURN = /[a-z][A-Z0-9]/;
-const UPPER_HEX = /^(?=[A-F]*[0-9])(?=[0-9]*[A-F])(?:[0-9A-F]{2}){3,}$/;
 /** A word's bytes as one C-style hex literal ("0x49676e6f7265"). */
 const HEX_LITERAL = /^0[xX](?:[0-9A-Fa-f]{2})+$/;
 /** Hex bytes apart by spaces or colons ("73 79 73 74", "67:75:69"). */
@@ -1148,6 +1151,11 @@ const ESCAPE_RUNS = [
 /** Hex bytes apart by spaces or by colons, read in a text whose shape has a hex run. */
 const SPACED_HEX_RUN =
   /(?<![\w:])(?:(?:[0-9A-Fa-f]{2} ){2,}|(?:[0-9A-Fa-f]{2}:){2,})[0-9A-Fa-f]{2}(?![\w:])/g;
+/**
+ * A word of hex bytes, three to twenty, which may turn case nowhere ("7265616479", "7461736b"): read
+ * in a text whose shape has a hex run.
+ */
+const HEX_WORD = /(?<![\w%\\])(?:[0-9A-Fa-f]{2}){3,20}(?!\w)/g;
 /**
  * What an encoded key word decodes to: three to forty characters, a word or a few, each lower-case,
  * capitalised or (four letters or more) upper-case ("Ignore", "system prompt", "ADMIN"), in quotes
@@ -1205,8 +1213,10 @@ function decodedWord(w: string, nested = false): [Encoding, string] | undefined 
     encoding = 'hex';
     text = decodeOne('hex', w);
   } else {
-    if (w.length > MAX_ENCODED_WORD || (!CASE_TURN.test(w) && !UPPER_HEX.test(w))) return undefined;
-    encoding = /^(?:[0-9A-Fa-f]{2}){3,}$/.test(w) ? 'hex' : 'base64';
+    // Hex bytes need not turn case: "7265616479" is all digits.
+    const hex = /^(?:[0-9A-Fa-f]{2}){3,}$/.test(w);
+    if (w.length > MAX_ENCODED_WORD || (!hex && !CASE_TURN.test(w))) return undefined;
+    encoding = hex ? 'hex' : 'base64';
     text = encoding === 'hex' ? decodeOne('hex', w) : Buffer.from(w, 'base64').toString('latin1');
   }
   if (text === undefined) return undefined;
@@ -1221,7 +1231,8 @@ function decodedWord(w: string, nested = false): [Encoding, string] | undefined 
  * 0x6e657874"), decoded where they stand: each decoded alone is a word without its sentence. Two
  * such words at least, and the text is read as the encoding most of them used. The words are looked
  * for where the text's shape turns case (`turnAt`, as after a literal's `0x`), where a `%` or `\x`
- * is, and, in a text with a hex run, as spaced hex bytes: a few places, not every word.
+ * is, and, in a text with a hex run, as spaced hex bytes and as words of hex bytes: a few places,
+ * not every word.
  */
 function encodedWordsInPlace(st: DecodeState, at: Place, shape: TextShape | undefined): void {
   if (st.out.length >= DECODE_LIMITS.maxSegments) return;
@@ -1239,11 +1250,11 @@ function encodedWordsInPlace(st: DecodeState, at: Place, shape: TextShape | unde
       spans.push([k, k + m[0].length]);
       k += m[0].length - 1;
     }
-  if (shape?.hexRun) {
-    SPACED_HEX_RUN.lastIndex = 0;
-    for (let m = SPACED_HEX_RUN.exec(text); m; m = SPACED_HEX_RUN.exec(text))
-      spans.push([m.index, m.index + m[0].length]);
-  }
+  if (shape?.hexRun)
+    for (const re of [SPACED_HEX_RUN, HEX_WORD]) {
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) spans.push([m.index, m.index + m[0].length]);
+    }
   if (spans.length < MIN_ENCODED_WORDS) return;
   spans.sort((x, y) => x[0] - y[0]);
   const counts = new Map<Encoding, number>();
@@ -1455,6 +1466,21 @@ function scan(st: DecodeState, at: Place, re: RE2, encoding: Encoding): void {
 function unrotateBase64(s: string): string | undefined {
   const plain = rot13(s);
   return decodeOne(/^(?:[0-9A-Fa-f]{2})+$/.test(plain) ? 'hex' : 'base64', plain);
+}
+
+/** A hex pair standing alone whose letter ROT13 moved from a–f to n–s ("6r" for "6e"). */
+const ROTATED_PAIR = /(?<![0-9A-Za-z])(?:[0-9][N-Sn-s]|[N-Sn-s][0-9])(?![0-9A-Za-z])/g;
+/** Digits a text needs before it is looked at for rotated hex: eight bytes of hex have eight or more. */
+const MIN_ROTATED_HEX = 8;
+
+/**
+ * Hex bytes written apart and rotated by ROT13 ("49 67 6r 6s 72 65"), which moves their digits a–f
+ * to n–s: the text rotated back is scanned for hex (two levels). Rotation keeps every character's
+ * place, so the spans found are the text's own. Unbroken rotated hex is base64's (unrotateBase64).
+ */
+function rotatedHex(st: DecodeState, at: Place): void {
+  if (!holdsTwo(at.text, '', ROTATED_PAIR)) return;
+  scan(st, { ...at, text: rot13(at.text), depth: at.depth + 1 }, HEX, 'hex');
 }
 
 function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: Encoding): void {

@@ -872,3 +872,71 @@ describe('encoded runs read where they stand', () => {
     expect(buildViews(`Please ${rot13('ignore')} the report.`).inPlace).toBeUndefined();
   });
 });
+
+describe('letters parted by one mark and a lone space alike, words by a wider blank', () => {
+  // Each gap between a word's letters is drawn from "." and " ", the same way for both texts.
+  const dotsOrSpaces = (s: string) =>
+    s
+      .split(' ')
+      .map((w) => [...w].map((c, i) => (i ? (i % 3 === 1 ? '.' : ' ') : '') + c).join(''))
+      .join('   ');
+
+  it('joins the letters on either mark and flags the attack', () => {
+    expect(viewTexts(dotsOrSpaces(ATTACK))).toContain(ATTACK);
+    expect(injected(dotsOrSpaces(ATTACK))).toBe(true);
+  });
+
+  it('reads a benign text so spaced and leaves it alone', () => {
+    expect(viewTexts(dotsOrSpaces(BENIGN))).toContain(BENIGN);
+    expect(injected(dotsOrSpaces(BENIGN))).toBe(false);
+  });
+
+  it('reads them under ROT13 too', () => {
+    expect(injected(dotsOrSpaces(rot13(ATTACK)))).toBe(true);
+    expect(injected(dotsOrSpaces(rot13(BENIGN)))).toBe(false);
+  });
+});
+
+describe('hex of a text whose spaces alone are percent-escaped', () => {
+  const spacesEscaped = (s: string) => hex(s.replace(/ /g, '%20'));
+
+  it('decodes the hex, then the escapes, and flags the attack', () => {
+    expect(viewTexts(spacesEscaped(ATTACK))).toContain(ATTACK);
+    expect(injected(spacesEscaped(ATTACK))).toBe(true);
+    expect(injected(spacesEscaped(BENIGN))).toBe(false);
+  });
+});
+
+describe('hex bytes written apart under ROT13', () => {
+  const rotatedHex = (s: string) => rot13([...Buffer.from(s)].map((b) => b.toString(16)).join(' '));
+
+  it('rotates the digits back, decodes the bytes and flags the attack', () => {
+    expect(rotatedHex(ATTACK)).toMatch(/ 6r /);
+    expect(viewTexts(rotatedHex(ATTACK))).toContain(ATTACK);
+    expect(injected(rotatedHex(ATTACK))).toBe(true);
+  });
+
+  it('reads a benign text so written and leaves it alone', () => {
+    expect(viewTexts(rotatedHex(BENIGN))).toContain(BENIGN);
+    expect(injected(rotatedHex(BENIGN))).toBe(false);
+  });
+});
+
+describe('hex words that turn case nowhere, between other encoded words', () => {
+  // "7265616479" (ready) is digits only; "7461736b" (task) has one letter, at its end.
+  const hexOrPercent = (s: string) =>
+    s
+      .split(' ')
+      .map((w, i) => (i % 2 ? percentAll(w) : hex(w)))
+      .join(' ');
+
+  it('decodes every word in place and flags the attack', () => {
+    expect(viewTexts(hexOrPercent(ATTACK))).toContain(ATTACK);
+    expect(injected(hexOrPercent(ATTACK))).toBe(true);
+  });
+
+  it('decodes a benign text so written and leaves it alone', () => {
+    expect(viewTexts(hexOrPercent(BENIGN))).toContain(BENIGN);
+    expect(injected(hexOrPercent(BENIGN))).toBe(false);
+  });
+});

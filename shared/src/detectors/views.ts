@@ -501,8 +501,11 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
   const blankWide = blanks.some((gap) => gap.length >= 3);
   // A mark with a space either side (" . ") is one more changing mark where words are blanks apart.
   const paddedMark = blankWide && gaps.some((gap) => gap.length === 3 && isPaddedMark(gap));
+  // One mark and a lone space part letters alike where words are blanks three wide or more apart
+  // ("d i.s r.e g.a.r d   t h e").
+  const changing = marks >= 2 || (marks === 1 && blankWide && counts.has(' '));
   const wide =
-    (marks >= 2 && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n'))) || (paddedMark && marks >= 1);
+    (changing && gaps.some((gap) => gap.length >= 3 && !gap.includes('\n'))) || (paddedMark && marks >= 1);
   let best = '';
   let most = 0;
   // On a tie the shorter gap, then a mark over a space: in "I a.m o.u.t" the space parts words.
