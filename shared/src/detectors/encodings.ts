@@ -29,7 +29,8 @@ export interface DecodedSegment {
 
 /** Bounds that keep decoding linear and small whatever the input. */
 export const DECODE_LIMITS = {
-  maxDepth: 2,
+  /** Encodings read one inside another: three, as in base64 of hex of ROT13. */
+  maxDepth: 3,
   maxSegments: 24,
   maxDecodedChars: 65_536,
   maxSegmentChars: 16_384,
@@ -574,12 +575,7 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
       holdsThe(line) && englishness(undo(line).toLowerCase()) <= englishness(line.toLowerCase());
     // ROT13 on some of the words of an English sentence with a ROT13 function word ("Pretend lbh
     // have no pbagrag policy"): a line holding plain English words has its ROT13 words turned only.
-    if (shift === 13 && !byLine && !holdsThe(text))
-      return (s) =>
-        s
-          .split('\n')
-          .map((line) => (mostlyPlain(line) ? undoRot13Words(line) : rot13(line)))
-          .join('\n');
+    if (shift === 13 && !byLine && !holdsThe(text)) return rot13ByLine;
     return byLine || (shift === 13 && holdsThe(text))
       ? (s) =>
           s
@@ -589,7 +585,9 @@ function rotationOf(text: string, decoded: boolean): ((s: string) => string) | u
       : undo;
   }
   if (looksRot47(text)) return rot47;
-  if (evidence === 1 && rot13WordsIn(text)) return undoRot13Words;
+  // One ROT13 function word and ROT13 key words: the ROT13 words rotated back, a line without a
+  // plain English word whole ("Arj, pevgvpny qverpgvirf … gur pncvgny bs Zrkvpb?").
+  if (evidence === 1 && rot13WordsIn(text)) return rot13UnlessPlain;
   if (!decoded && evidence === 0) return undefined;
   LEET_CHARS.lastIndex = 0;
   if (!LEET_CHARS.test(text)) return undefined;
@@ -677,6 +675,15 @@ const MIN_PLAIN_WORDS = 2;
  * more rotated words than plain ones.
  */
 function mostlyPlain(line: string): boolean {
+  const [plain, rotated] = wordsRead(line);
+  return plain >= MIN_PLAIN_WORDS && plain >= rotated;
+}
+
+/**
+ * Of a line's words of four letters or more, how many are common English words as written and not
+ * under ROT13, and how many are ROT13 words (isRot13Word).
+ */
+function wordsRead(line: string): [plain: number, rotated: number] {
   let plain = 0;
   let rotated = 0;
   let read = 0;
@@ -686,11 +693,25 @@ function mostlyPlain(line: string): boolean {
     if (isRot13Word(lower)) rotated++;
     else if (isCommonWord(lower, COMMON_RANK) && !isCommonWord(rot13(lower), KNOWN_RANK)) plain++;
   }
-  return plain >= MIN_PLAIN_WORDS && plain >= rotated;
+  return [plain, rotated];
 }
 
 /** The ROT13 words of a text (isRot13Word, any length) rotated back, the others left. */
 const undoRot13Words = (s: string) => s.replace(/[A-Za-z]+/g, (w) => (isRot13Word(w) ? rot13(w) : w));
+
+/** Each line of `s` rotated back whole, or only its ROT13 words where it is mostly plain (mostlyPlain). */
+const rot13ByLine = (s: string) =>
+  s
+    .split('\n')
+    .map((line) => (mostlyPlain(line) ? undoRot13Words(line) : rot13(line)))
+    .join('\n');
+
+/** Each line of `s` rotated back whole where no word of it is plain English (wordsRead), else its ROT13 words. */
+const rot13UnlessPlain = (s: string) =>
+  s
+    .split('\n')
+    .map((line) => (wordsRead(line)[0] === 0 ? rot13(line) : undoRot13Words(line)))
+    .join('\n');
 
 /**
  * Share of decoded characters that look like language (letters, digits, spaces, punctuation), with a
@@ -1380,8 +1401,14 @@ function base64Chunks(st: DecodeState, at: Place, turnAt: number[]): void {
     }
     if (best.length < MIN_CHUNKS) continue;
     const text = decodeOne('base64', best.map(([x, y]) => t.slice(x, y)).join(''));
-    if (text === undefined || !readable(text)) continue;
+    if (text === undefined) continue;
     const [start, end] = spanIn(at, best[0]![0], best.at(-1)![1]);
+    // Base64 wrapped at a width whose lines decode to another encoding: one more level.
+    const inner = text.trim();
+    if (!readable(text)) {
+      if (worthAnotherLevel(inner)) visit(st, { text: inner, start, end, depth: at.depth + 1, top: false });
+      continue;
+    }
     addSegment(st, at, 'base64', text, [start, end]);
     visit(st, { text, start, end, depth: at.depth + 1, top: false });
   }
@@ -1483,6 +1510,17 @@ function rotatedHex(st: DecodeState, at: Place): void {
   scan(st, { ...at, text: rot13(at.text), depth: at.depth + 1 }, HEX, 'hex');
 }
 
+/**
+ * Whether a decoded text that does not read yet is base64 or hex of an encoding (base64, hex, spaced
+ * hex bytes or percent-escapes), or of a record most of which is one encoded run
+ * (`{"data":"T3Zl…"}`): worth one more level.
+ */
+const worthAnotherLevel = (inner: string) =>
+  ENCODED_WHOLE.test(inner) ||
+  PERCENT_ESCAPES.test(inner) ||
+  SPACED_HEX.test(inner) ||
+  holdsEncodedRun(inner);
+
 function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: Encoding): void {
   const decoded = decodeOne(encoding, m[0].slice(0, DECODE_LIMITS.maxSegmentChars));
   if (!decoded) return;
@@ -1495,15 +1533,7 @@ function decodeMatch(st: DecodeState, at: Place, m: RegExpExecArray, encoding: E
   // Heavy leetspeak ("|-|[-|_|_()") is symbols more than letters: readable once read as leet.
   if (!readable(decoded) && !readable(readAsLeet(decoded))) {
     const inner = decoded.trim();
-    // Base64 or hex of an encoding (base64, hex, spaced hex bytes or percent-escapes), or of a
-    // record most of which is one encoded run (`{"data":"T3Zl…"}`): not readable yet, but worth one
-    // more level.
-    if (
-      ENCODED_WHOLE.test(inner) ||
-      PERCENT_ESCAPES.test(inner) ||
-      SPACED_HEX.test(inner) ||
-      holdsEncodedRun(inner)
-    ) {
+    if (worthAnotherLevel(inner)) {
       visit(st, { text: inner, start, end, depth, top: false });
       return;
     }

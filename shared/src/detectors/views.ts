@@ -475,6 +475,11 @@ interface RunGaps {
    * two characters parts letters and the run's words are found by spelling (wordStarts).
    */
   mixed: boolean;
+  /**
+   * Words are parted by line breaks and letters by blanks of more than one kind ("Y  o  u\tr\nf  u\tl"):
+   * every gap without a line break parts letters.
+   */
+  lines: boolean;
 }
 
 /** Gaps of a run read to tell how it is spaced out. */
@@ -522,6 +527,10 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
       marks >= 2 && !wide && counts.has(' ') && gaps.every((gap) => gap.length <= 2 && !gap.includes('\n')),
     columns: blanks.length >= 3 && blanks.length === gaps.length ? columnBreak(t, i, isL) : 0,
     padded: wide && blankWide,
+    lines:
+      blanks.length >= 2 &&
+      blanks.length < gaps.length &&
+      gaps.every((gap) => blanks.includes(gap) || gap.includes('\n')),
   };
 }
 
@@ -536,6 +545,7 @@ function runSeparator(t: string, i: number, isL: (k: number) => boolean): RunGap
  */
 const sameGap = (t: string, from: number, to: number, gaps: RunGaps) => {
   const { sep } = gaps;
+  if (gaps.lines) return !t.slice(from, to).includes('\n');
   if (gaps.mixed) return to - from <= 2 && t.charCodeAt(from) !== 10 && t.charCodeAt(to - 1) !== 10;
   if (gaps.columns) return columnsOf(t, from, to) < gaps.columns;
   if (gaps.padded && to - from === 3) return isPaddedMark(t.slice(from, to));
@@ -1078,6 +1088,9 @@ function wordCount(t: string): number {
 /** Code units of the one-symbol letters (`(` c, `#` h, `&` e, …) a dense text's tokens also hold. */
 const LEET_DENSE_CODES = new Set(Object.keys(LEET_DENSE).map((g) => g.charCodeAt(0)));
 
+/** Whether `t` holds "()" at `k`: an o inside a token of dense leetspeak ("y()u", "n()"), not a c and a bracket. */
+const isRoundO = (t: string, k: number) => t.charCodeAt(k) === 40 && t.charCodeAt(k + 1) === 41;
+
 /** A token's character; a dense text's tokens also hold the one-symbol letters. */
 const isLeetTokenChar = (c: number, dense: boolean) => isTokenChar(c) || (dense && LEET_DENSE_CODES.has(c));
 
@@ -1112,9 +1125,15 @@ function readLeetTokens(
   let scanned = 0;
   for (let m = leetRe.exec(t); m; m = leetRe.exec(t)) {
     let s = m.index;
-    while (s > scanned && isLeetTokenChar(t.charCodeAt(s - 1), dense)) s--;
+    for (;;)
+      if (s > scanned && isLeetTokenChar(t.charCodeAt(s - 1), dense)) s--;
+      else if (dense && s - 1 > scanned && isRoundO(t, s - 2)) s -= 2;
+      else break;
     let e = m.index + 1;
-    while (e < t.length && isLeetTokenChar(t.charCodeAt(e), dense)) e++;
+    for (;;)
+      if (e < t.length && isLeetTokenChar(t.charCodeAt(e), dense)) e++;
+      else if (dense && isRoundO(t, e - 1)) e++;
+      else break;
     leetRe.lastIndex = e;
     // A `!` ending a token is punctuation ("stop!"), not a leet i: it stays outside the token.
     while (e > s && t.charCodeAt(e - 1) === 33) e--;
@@ -1151,6 +1170,11 @@ function readLeetTokens(
       out += t.slice(copied, s);
       for (let k = s; k < e; k++) {
         const ch = t[k]!;
+        if (dense && isRoundO(t, k)) {
+          out += 'o';
+          k++;
+          continue;
+        }
         out +=
           (other && LEET_GROUPS_OTHER[ch]) ||
           LEET[ch] ||
