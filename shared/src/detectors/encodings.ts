@@ -44,16 +44,19 @@ const DUMP_OFFSET = '(?:[0-9A-Fa-f]{8}(?::[ \\t]|[ \\t]{2})|[0-7]{7}[ \\t])';
 /** What a dump line may start with: indentation, and a comment's marker where code quotes it ("  // 0000…"). */
 const DUMP_LINE_START = '[ \\t]*(?:(?://|#|--|;|\\*)[ \\t]*)?';
 const DUMP_OFFSETS = new RegExp(`\\n${DUMP_LINE_START}${DUMP_OFFSET}?`, 'g');
+/** A dump's first offset, at the start of its run ("00000000  50 6c"). */
+const FIRST_DUMP_OFFSET = new RegExp(`^${DUMP_OFFSET}`);
 /** xxd's offset: eight hex digits and a colon before a blank ("00000010: "). */
 const XXD_OFFSET = '[0-9A-Fa-f]{8}:[ \\t]+';
 const XXD_OFFSETS = new RegExp(`(?<![0-9A-Fa-f])${XXD_OFFSET}`, 'g');
 const BASE64 = new RE2('[A-Za-z0-9+/_-]{16,}={0,2}', 'g');
-// Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot-, dash- or comma-separated, broken over
-// lines like a dump, each line maybe behind its offset, or behind one `0x`), as C-style `0x41` literals
+// Hex bytes as `\x41`, as a run of pairs (spaced, colon-, dot-, dash- or comma-separated, two spaces
+// apart where a dump parts a line's halves, broken over lines like a dump, each line maybe behind its
+// offset, or behind one `0x`), as C-style `0x41` literals
 // separated by commas or spaces (an array's indented lines too), or as xxd writes them, two bytes a
 // group ("00000000: 4f76 6572 7269"), offsets between the groups.
 const HEX = new RE2(
-  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}(?:[ :.-]|, ?)?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
+  `(?:\\\\x[0-9A-Fa-f]{2}){6,}|(?:\\b|0[xX])(?:[0-9A-Fa-f]{2}(?: {2}|[ :.-]|, ?)?(?:\\r?\\n${DUMP_LINE_START}${DUMP_OFFSET}?)?){8,}[0-9A-Fa-f]{2}\\b|` +
     '(?:0[xX][0-9A-Fa-f]{2}(?:[,;]?[ \\t]*(?:\\r?\\n[ \\t]*)?)){6,}|' +
     `\\b(?:${XXD_OFFSET})?(?:[0-9A-Fa-f]{4}[ \\t\\r\\n]+(?:${XXD_OFFSET})?){7,}[0-9A-Fa-f]{2,4}\\b`,
   'g',
@@ -1065,6 +1068,7 @@ function decodeOne(encoding: Encoding, s: string): string | undefined {
     if (encoding === 'hex')
       return Buffer.from(
         s
+          .replace(FIRST_DUMP_OFFSET, '')
           .replace(XXD_OFFSETS, ' ')
           .replace(DUMP_OFFSETS, '\n')
           .replace(/\\x|0[xX]|[\s:,;.-]/g, ''),
