@@ -11,14 +11,14 @@ import { createRequire } from 'node:module';
  * - the hand-written pairs below, which take precedence: the small capitals and Latin letters of the
  *   phonetic blocks, and where the list's skeleton is not the letter a reader sees (Greek capital
  *   iota is I to a reader, l in the list; τ and κ are t and k, not ᴛ and ĸ; ω, which the list
- *   leaves out, is w). Small-capital fonts draw F and Q as ꜰ and ꞯ or ǫ; ǫ is folded though it has
- *   a mark, as the Q of those fonts.
+ *   leaves out, is w; the phonetic ʋ is v, not the list's u). Small-capital fonts draw F and Q as ꜰ
+ *   and ꞯ or ǫ; ǫ is folded though it has a mark, as the Q of those fonts.
  * `FROM[i]` imitates `TO[i]`.
  */
 const FROM =
-  'авеёкмнорстухѕіїјһԁԛԝɡӏոսօАВЕКМНОРСТУХЅІЈαβεικνορτυχωΑΒΕΖΗΙΚΜΝΟΡΤΥΧıȷǀℓ∣ɑɩʏᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡᴢꜰꞯǫ';
+  'авеёкмнорстухѕіїјһԁԛԝɡӏոսօАВЕКМНОРСТУХЅІЈαβεικνορτυχωΑΒΕΖΗΙΚΜΝΟΡΤΥΧıȷǀℓ∣ɑɩʏɾʋɛᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡᴢꜰꞯǫ';
 const TO =
-  'abeekmhopctyxsiijhdqwglnuoabekmhopctyxsijabeikvoptuxwabezhikmnoptyxijlllaiyabcdeghijklmnoprstuvwzfqq';
+  'abeekmhopctyxsiijhdqwglnuoabekmhopctyxsijabeikvoptuxwabezhikmnoptyxijlllaiyrveabcdeghijklmnoprstuvwzfqq';
 
 const SKELETONS = createRequire(import.meta.url)('unhomoglyph/data.json') as Record<string, string>;
 const BORROWED =

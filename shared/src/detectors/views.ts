@@ -381,11 +381,12 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
 }
 
 /**
- * Separator of spaced-out letters: one of ` .,-_*|/+~•·`, a tab or a line break, or a bracket or a
+ * Separator of spaced-out letters: one of ` .,;-_*|/+~•·`, a tab or a line break, or a bracket or a
  * double quote around each letter ("(D)(o)", "[i][g]", `"P" "r"`) (a code-unit test, per character).
  */
 const isSpacedSep = (c: number) =>
   c === 32 ||
+  c === 59 ||
   c === 40 ||
   c === 41 ||
   c === 91 ||
@@ -406,7 +407,7 @@ const isSpacedSep = (c: number) =>
   c === 0xb7;
 // Letters from À on (but the bullet) count as letters, and so do leetspeak's @, $ and ! ("7_h_!_5").
 const L = '[a-z0-9@$!\\u{c0}-\\u{2021}\\u{2023}-\\u{10FFFF}]';
-const SEP = '[ .,\\-_*|/+~\\n\\t\\u{2022}\\u{b7}()[\\]"]{1,3}';
+const SEP = '[ .,;\\-_*|/+~\\n\\t\\u{2022}\\u{b7}()[\\]"]{1,3}';
 /**
  * Four lone letters with separators between them. A V8 RegExp, not RE2 (1.4 against 2.0 µs on a
  * 1.6 KB field, and no UTF-8 copy of the view): its match is at most 13 characters long and each
@@ -454,9 +455,13 @@ const MAX_GAP = 6;
 function nextLoneLetter(t: string, j: number, isL: (k: number) => boolean): number {
   let k = j + 1;
   let wrapped = false;
+  let semicolon = false;
   for (let c = t.charCodeAt(k); k < t.length && isSpacedSep(c) && k - j <= MAX_GAP; c = t.charCodeAt(++k))
     if (isWrapMark(c)) wrapped = true;
+    else if (c === 59) semicolon = true;
   if (k >= t.length || !isL(k) || isL(k + 1) || k === j + 1) return -1;
+  // A semicolon parts letters alone, as a spreadsheet's cells ("T;a;s;k"); " ; " ends a clause.
+  if (semicolon && k - j !== 2) return -1;
   return wrapped && !WRAPPED_GAP.test(t.slice(j + 1, k)) ? -1 : k;
 }
 
