@@ -80,10 +80,12 @@ const ENCODED_WHOLE = /^[A-Za-z0-9+/=_-]{16,}[^A-Za-z0-9+/=_-]{0,3}$/;
 const ENCODED_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/;
 const holdsEncodedRun = (s: string) => (ENCODED_RUN.exec(s)?.[0].length ?? 0) * 2 >= s.length;
 /**
- * A decoded text that is still percent- or `\x`-escaped (it was encoded twice, or under base64 or
- * hex): four escapes in a row, or four a short word apart as URLENC finds them ("Override%20your%20").
+ * A decoded text that is still percent-, `\x`- or `\u`-escaped (it was encoded twice, or under
+ * base64 or hex): four escapes in a row, or four percent-escapes a short word apart as URLENC finds
+ * them ("Override%20your%20").
  */
-const PERCENT_ESCAPES = /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}|(?:%[0-9A-Fa-f]{2}[^%\s]{1,12}){4}/;
+const PERCENT_ESCAPES =
+  /(?:%[0-9A-Fa-f]{2}){4}|(?:\\x[0-9A-Fa-f]{2}){4}|(?:\\u[0-9A-Fa-f]{4}){4}|(?:%[0-9A-Fa-f]{2}[^%\s]{1,12}){4}/;
 // An escape whose digit ROT13 moved (`%6S` for `%6F`).
 const ROTATED_ESCAPE = /%(?:[0-9A-Fa-f][N-Sn-s]|[N-Sn-s][0-9A-Fa-f])/g;
 // Words attackers hide (ignore, instructions, previous, system, prompt, jailbreak, password,

@@ -1133,3 +1133,20 @@ describe("letters parted by semicolons, a word a line, as a spreadsheet's cells"
     expect(viewTexts('w h a t ; c o m e s n e x t')).toContain('what ; comes next');
   });
 });
+
+describe('base64 of \\u escapes', () => {
+  const escapes = (s: string) =>
+    [...s].map((c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')).join('');
+
+  it('decodes both levels, on one line or wrapped, and flags the attack', () => {
+    for (const hidden of [b64(escapes(ATTACK)), b64(escapes(ATTACK)).replace(/(.{76})/g, '$1\n')]) {
+      expect(viewTexts(hidden)).toContain(ATTACK);
+      expect(injected(hidden)).toBe(true);
+    }
+  });
+
+  it('reads a benign text so written and leaves it alone', () => {
+    expect(viewTexts(b64(escapes(BENIGN)))).toContain(BENIGN);
+    expect(injected(b64(escapes(BENIGN)))).toBe(false);
+  });
+});
