@@ -704,19 +704,16 @@ function wordsRead(line: string): [plain: number, rotated: number] {
 /** The ROT13 words of a text (isRot13Word, any length) rotated back, the others left. */
 const undoRot13Words = (s: string) => s.replace(/[A-Za-z]+/g, (w) => (isRot13Word(w) ? rot13(w) : w));
 
-/** Each line of `s` rotated back whole, or only its ROT13 words where it is mostly plain (mostlyPlain). */
-const rot13ByLine = (s: string) =>
+/** Each line of a text rotated back whole where `whole` says so, else only its ROT13 words. */
+const rot13Lines = (whole: (line: string) => boolean) => (s: string) =>
   s
     .split('\n')
-    .map((line) => (mostlyPlain(line) ? undoRot13Words(line) : rot13(line)))
+    .map((line) => (whole(line) ? rot13(line) : undoRot13Words(line)))
     .join('\n');
-
-/** Each line of `s` rotated back whole where no word of it is plain English (wordsRead), else its ROT13 words. */
-const rot13UnlessPlain = (s: string) =>
-  s
-    .split('\n')
-    .map((line) => (wordsRead(line)[0] === 0 ? rot13(line) : undoRot13Words(line)))
-    .join('\n');
+/** Lines rotated back whole unless mostly plain English (mostlyPlain). */
+const rot13ByLine = rot13Lines((line) => !mostlyPlain(line));
+/** Lines rotated back whole where no word of them is plain English (wordsRead). */
+const rot13UnlessPlain = rot13Lines((line) => wordsRead(line)[0] === 0);
 
 /**
  * Share of decoded characters that look like language (letters, digits, spaces, punctuation), with a
