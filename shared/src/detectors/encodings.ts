@@ -1406,9 +1406,9 @@ function base64Chunks(st: DecodeState, at: Place, turnAt: number[]): void {
     const text = decodeOne('base64', best.map(([x, y]) => t.slice(x, y)).join(''));
     if (text === undefined) continue;
     const [start, end] = spanIn(at, best[0]![0], best.at(-1)![1]);
-    // Base64 wrapped at a width whose lines decode to another encoding: one more level.
-    const inner = text.trim();
     if (!readable(text)) {
+      // Base64 wrapped at a width whose lines decode to another encoding: one more level.
+      const inner = text.trim();
       if (worthAnotherLevel(inner)) visit(st, { text: inner, start, end, depth: at.depth + 1, top: false });
       continue;
     }
