@@ -393,8 +393,9 @@ export function modelWindows(text: string, max = 2500): Array<[number, number]> 
     if (end < text.length) {
       const floor = start + Math.floor(max / 2);
       for (let k = end; k > floor; k--) {
-        const ch = text[k - 1];
-        if (ch === '\n' || ch === '.' || ch === '!' || ch === '?' || ch === '。') {
+        const c = text.charCodeAt(k - 1);
+        // A line break, '.', '!', '?' or '。'.
+        if (c === 10 || c === 46 || c === 33 || c === 63 || c === 0x3002) {
           end = k;
           break;
         }

@@ -1267,13 +1267,18 @@ interface RawReading {
   at?: number[];
 }
 
-/** `raw` without its zero-width characters, and where each of its characters stands in `raw`. */
-function withoutZeroWidth(raw: string): Required<RawReading> {
+/**
+ * `raw` without its zero-width characters, and where each of its characters stands in `raw`;
+ * undefined when it holds none (the field's may all lie past the head the derived views read).
+ */
+function withoutZeroWidth(raw: string): Required<RawReading> | undefined {
+  ZERO_WIDTH.lastIndex = 0;
+  let m = ZERO_WIDTH.exec(raw);
+  if (!m) return undefined;
   const kept: number[] = [];
   let text = '';
   let copied = 0;
-  ZERO_WIDTH.lastIndex = 0;
-  for (let m = ZERO_WIDTH.exec(raw); m; m = ZERO_WIDTH.exec(raw)) {
+  for (; m; m = ZERO_WIDTH.exec(raw)) {
     text += raw.slice(copied, m.index);
     for (let k = copied; k < m.index; k++) kept.push(k);
     copied = m.index + m[0].length;
@@ -1633,8 +1638,8 @@ export function buildViews(raw: string, opts: ViewOptions = {}): FieldViews {
   }
   // Zero-width characters inside an encoded run (between every two characters of a base64 text) part
   // it: it is decoded again without them. Where they stood for spaces, the first decoding read them so.
-  if (signals.invisible - signals.tagChars >= 4)
-    addDecoded(views, signals, withoutZeroWidth(rawHead), decoded);
+  const bare = signals.invisible - signals.tagChars >= 4 ? withoutZeroWidth(rawHead) : undefined;
+  if (bare) addDecoded(views, signals, bare, decoded);
   return { raw, normalized, views, signals, inPlace: decodedInPlace(normalized, decoded) };
 }
 
