@@ -206,6 +206,38 @@ class ViewBuilder {
   }
 }
 
+/** Characters whose NFKC form, lower-cased, normalize has looked up (at most MAX_NFKC_LOWER of them). */
+const NFKC_LOWER = new Map<number, string>();
+const MAX_NFKC_LOWER = 65_536;
+/**
+ * A character's NFKC form lower-cased, as normalize reads a character alone: remembered, since the
+ * two ICU calls cost most of a non-ASCII character's time and a text repeats its alphabet.
+ */
+function nfkcLower(cp: number): string {
+  let lower = NFKC_LOWER.get(cp);
+  if (lower === undefined) {
+    lower = String.fromCodePoint(cp).normalize('NFKC').toLowerCase();
+    if (NFKC_LOWER.size < MAX_NFKC_LOWER) NFKC_LOWER.set(cp, lower);
+  }
+  return lower;
+}
+
+const LETTER = 1;
+const MARK = 2;
+/** letterOrMark's answers for one UTF-16 unit, plus 4 once known (0: not looked up yet). */
+const UNIT_CLASS = new Uint8Array(65_536);
+const classOf = (s: string) => (/\p{L}/u.test(s) ? LETTER : 0) | (/\p{M}/u.test(s) ? MARK : 0);
+/** Which of a letter (LETTER) and a combining mark (MARK) `part` holds: one lookup for a single unit. */
+function letterOrMark(part: string): number {
+  if (part.length !== 1) return classOf(part);
+  const c = part.charCodeAt(0);
+  const known = UNIT_CLASS[c]!;
+  if (known) return known & 3;
+  const found = classOf(part);
+  UNIT_CLASS[c] = found | 4;
+  return found;
+}
+
 function hasLookalike(raw: string): boolean {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
@@ -334,8 +366,7 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
       i += width;
       continue;
     }
-    const ch = String.fromCodePoint(cp);
-    const lower = ch.normalize('NFKC').toLowerCase();
+    const lower = nfkcLower(cp);
     const fold = confusableFold.get(cp);
     if (fold || isLookalikeScript(cp)) {
       lookalikes = true;
@@ -353,14 +384,14 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
   const latinText = lookalikes && !hasForeignLetter(chars, rawFolds);
   let w = lookalikes ? 0 : chars.length;
   while (w < chars.length) {
-    if (!/\p{L}/u.test(chars[w]!)) {
+    if (!(letterOrMark(chars[w]!) & LETTER)) {
       w++;
       continue;
     }
     let e = w;
     let ascii = false;
     let look = false;
-    while (e < chars.length && /[\p{L}\p{M}]/u.test(chars[e]!)) {
+    while (e < chars.length && letterOrMark(chars[e]!)) {
       const cp = chars[e]!.codePointAt(0)!;
       if (isAsciiLetter(cp)) ascii = true;
       else if (isLookalikeScript(cp) || confusableFold.has(cp)) look = true;
