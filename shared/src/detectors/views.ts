@@ -143,6 +143,20 @@ export function rawSpan(view: TextView, start: number, end: number): [number, nu
   return [s, Math.max(e, s + 1)];
 }
 
+/** Parts a view's text is joined from at once; more are joined in runs of this many first. */
+const JOIN_RUN = 1024;
+/**
+ * `parts` joined. V8 joins a long array of short strings slowly (about 110 ms for a million
+ * one-character parts, the per-character views of a 1 MB field), and runs of a thousand quickly
+ * (15 ms in all).
+ */
+function joined(parts: string[]): string {
+  if (parts.length <= JOIN_RUN) return parts.join('');
+  const runs: string[] = [];
+  for (let k = 0; k < parts.length; k += JOIN_RUN) runs.push(parts.slice(k, k + JOIN_RUN).join(''));
+  return runs.join('');
+}
+
 /**
  * Builder that appends view characters with their raw index (growable typed array, no per-char
  * objects). Sized for the expected view length up front: a 1 MB field would otherwise copy its
@@ -202,7 +216,7 @@ class ViewBuilder {
   }
   /** The view; its map shares the builder's array (the builder is discarded after this). */
   done(name: ViewName, segStart: number, segEnd: number): TextView {
-    return { name, text: this.chars.join(''), map: this.idx.subarray(0, this.n), segStart, segEnd };
+    return { name, text: joined(this.chars), map: this.idx.subarray(0, this.n), segStart, segEnd };
   }
 }
 
@@ -1792,9 +1806,21 @@ function backslashesUndoubled(raw: string): Required<RawReading> | undefined {
 /** Full-width ASCII forms (U+FF01–U+FF5E) and the ideographic space as ASCII, one for one; undefined without them. */
 function narrowed(raw: string): string | undefined {
   if (!/[\uff01-\uff5e]/.test(raw)) return undefined;
-  return raw.replace(/[\uff01-\uff5e\u3000]/g, (c) =>
-    c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0),
-  );
+  // Unit by unit into a buffer, not a replace with a callback per character (a third of the time).
+  const units = new Uint16Array(raw.length);
+  for (let k = 0; k < raw.length; k++) {
+    const c = raw.charCodeAt(k);
+    units[k] = c >= 0xff01 && c <= 0xff5e ? c - 0xfee0 : c === 0x3000 ? 32 : c;
+  }
+  return fromUnits(units);
+}
+
+/** UTF-16 code units as a string, any lone surrogate kept (a TextDecoder would replace it). */
+function fromUnits(units: Uint16Array): string {
+  const runs: string[] = [];
+  for (let k = 0; k < units.length; k += 8192)
+    runs.push(String.fromCharCode.apply(null, units.subarray(k, k + 8192) as unknown as number[]));
+  return runs.join('');
 }
 
 /**
