@@ -10,7 +10,7 @@ import { OpenRedaction } from '@openredaction/openredaction';
 import { adversarialInput } from '@warden/shared/detectors/adversarial-input';
 import { detectInteraction, detectText, type DetectInput } from '@warden/shared/detectors/index';
 import redactPii from 'redact-pii';
-import { percentile, printTable } from './support/load';
+import { medianTime, percentile, printTable } from './support/load';
 import { rng } from './support/rng';
 import { loadInjectionRows, loadPiiRows, type PiiSpan } from './support/eval-data';
 import { COUNTED_TYPES, prf, scoreSpans, STRUCTURED_TYPES } from './support/scoring';
@@ -234,16 +234,7 @@ printTable(
 // ── 1 MB adversarial ─────────────────────────────────────────────────────────────────────────
 const adversarial = adversarialInput();
 /** Median of `runs` timed runs after one untimed (OpenRedaction takes minutes a run: it gets one). */
-const adv = (fn: () => unknown, runs = 5) => {
-  fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[runs >> 1]!;
-};
+const adv = (fn: () => unknown, runs = 5) => medianTime(fn, runs);
 console.log(
   '\n## 1 MB adversarial input (long runs, repeated triggers, spaced letters, encodings, zero-width; median of 5 runs)',
 );

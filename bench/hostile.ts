@@ -13,7 +13,7 @@ import { readdirSync } from 'node:fs';
 import { adversarialInput } from '@warden/shared/detectors/adversarial-input';
 import { detectText } from '@warden/shared/detectors/index';
 import { generateObfuscations } from './gen-obfuscations';
-import { median, percentile, printTable } from './support/load';
+import { median, medianTime, percentile, printTable } from './support/load';
 import { rng, type Rand } from './support/rng';
 
 const SIZE = 1_048_576;
@@ -70,22 +70,10 @@ async function otherHands(): Promise<Array<{ name: string; text: string }>> {
   return fields;
 }
 
-/** Median of RUNS timed runs after one untimed. */
-function timed(fn: () => unknown): number {
-  fn();
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
-
 const fields = [...hostileFields(), ...(await otherHands())];
 const results: Array<{ name: string; ms: number }> = [];
 for (const [k, f] of fields.entries()) {
-  results.push({ name: f.name, ms: timed(() => detectText(f.text)) });
+  results.push({ name: f.name, ms: medianTime(() => detectText(f.text), RUNS) });
   if ((k + 1) % 20 === 0 || k + 1 === fields.length)
     process.stderr.write(`  ${k + 1} of ${fields.length} fields timed\n`);
 }

@@ -251,6 +251,18 @@ export async function fixedRate(target: Target, perSecond: number, seconds: numb
   return summarize(latencies, errors, (performance.now() - start) / 1000);
 }
 
+/** Median wall time (ms) of `runs` calls of `fn`, after one untimed call (for its warm-up). */
+export function medianTime(fn: () => unknown, runs: number): number {
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s.length === 0
