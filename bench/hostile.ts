@@ -26,9 +26,12 @@ const BASES = 3;
 /** `text` and a line break, repeated to SIZE characters. */
 const filled = (text: string) => (text + '\n').repeat(Math.ceil(SIZE / (text.length + 1))).slice(0, SIZE);
 
+/** The longest of `texts`. */
+const longest = (texts: string[]) => texts.reduce((a, b) => (b.length > a.length ? b : a), '');
+
+/** The adversarial input, then the first generator's families (bench/gen-obfuscations.ts). */
 function hostileFields(): Array<{ name: string; text: string }> {
   const rows = generateObfuscations();
-  const longest = (texts: string[]) => texts.reduce((a, b) => (b.length > a.length ? b : a), '');
   const fields = [{ name: 'bench:detect adversarial input', text: adversarialInput() }];
   const families = [...new Set(rows.map((r) => r.family))].filter((f) => f !== 'plain');
   for (const family of families) {
@@ -61,10 +64,7 @@ async function otherHands(): Promise<Array<{ name: string; text: string }>> {
     const r = rng(7);
     for (const family of families) {
       const hidden = bases.map((b) => hide(r, b, family).text);
-      fields.push({
-        name: `${hand} · ${family}`,
-        text: filled(hidden.reduce((a, b) => (b.length > a.length ? b : a))),
-      });
+      fields.push({ name: `${hand} · ${family}`, text: filled(longest(hidden)) });
     }
   }
   return fields;
