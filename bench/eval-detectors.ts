@@ -50,6 +50,7 @@ import { FAMILIES_T, obfuscateT } from './support/obfuscations-t';
 import { FAMILIES_U, obfuscateU } from './support/obfuscations-u';
 import { FAMILIES_V, obfuscateV } from './support/obfuscations-v';
 import { rng, type Rand } from './support/rng';
+import { figureTexts, piiAmongFigures } from './support/synthetic-figures';
 import {
   textExamples,
   syntheticExamples,
@@ -946,6 +947,51 @@ export function evalPii() {
   return { overall: o, structured: s };
 }
 
+/** The PII types a digit run can be taken for. */
+const NUMBER_TYPES = ['PHONE_NUMBER', 'CREDIT_CARD', 'US_SSN'];
+
+/** Phones, cards and SSNs reported in generated figures, and found when planted among them. */
+export function evalPiiAmongFigures() {
+  const numberFindings = (text: string) =>
+    detectText(text, 'prompt').filter(
+      (f) => f.threatType === 'pii_leak' && f.entityType && NUMBER_TYPES.includes(f.entityType),
+    );
+  const figures = new Map<string, { texts: number; kb: number; findings: number }>();
+  for (const { kind, text } of figureTexts()) {
+    const c = figures.get(kind) ?? { texts: 0, kb: 0, findings: 0 };
+    c.texts++;
+    c.kb += text.length / 1024;
+    c.findings += numberFindings(text).length;
+    figures.set(kind, c);
+  }
+  console.log(
+    '\n## Numbers that are not PII (bench/support/synthetic-figures.ts, seeded): phone, card and SSN findings',
+  );
+  printTable(
+    [...figures].map(([kind, c]) => ({
+      kind,
+      texts: c.texts,
+      KB: c.kb.toFixed(0),
+      findings: c.findings,
+      'a KB': (c.findings / c.kb).toFixed(2),
+    })),
+  );
+  const planted = new Map<string, { rows: number; found: number }>();
+  for (const row of piiAmongFigures()) {
+    const start = row.text.indexOf(row.value);
+    const end = start + row.value.length;
+    const c = planted.get(row.kind) ?? { rows: 0, found: 0 };
+    c.rows++;
+    if (numberFindings(row.text).some((f) => f.entityType === row.type && f.start < end && start < f.end))
+      c.found++;
+    planted.set(row.kind, c);
+  }
+  console.log('\n## PII among numbers (the same file): a phone, card or SSN in a row beside other numbers');
+  printTable(
+    [...planted].map(([kind, c]) => ({ kind, rows: c.rows, found: c.found, recall: f3(c.found / c.rows) })),
+  );
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Eval data: ${evalDir}`);
   evalInjectionLoso();
@@ -960,4 +1006,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   evalObfuscations();
   evalResponseLeaks();
   evalPii();
+  evalPiiAmongFigures();
 }

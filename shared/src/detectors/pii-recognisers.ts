@@ -95,6 +95,67 @@ function isAlnum(c: string | undefined): boolean {
 
 const onlyDigits = (s: string) => s.replace(/\D/g, '');
 
+/** Blanks and the marks that part the cells of a row (tabs, commas, semicolons, pipes). */
+const isCellGap = (c: string | undefined) => c === ' ' || c === '\t' || c === ',' || c === ';' || c === '|';
+
+/** How far past a number `neighbour` looks for the next cell, and how much of that cell it reads. */
+const CELL_GAP = 16;
+const CELL_READ = 24;
+
+/** What sits next to a number on its line (`neighbour`). */
+interface Neighbour {
+  /** Nothing (the line's edge, or only blanks), a cell holding a digit, or words. */
+  kind: 'edge' | 'number' | 'word';
+  /** Parted from the number by one blank alone (the joiner of a run of digit groups). */
+  joined: boolean;
+  /** The cell's length, read up to CELL_READ characters. */
+  length: number;
+}
+
+/** What sits next to a number on its line, stepping from `i` by `step` (−1 or +1) past blanks and cell marks. */
+function neighbour(raw: string, i: number, step: -1 | 1): Neighbour {
+  const from = i;
+  while (isCellGap(raw[i]) && Math.abs(i - from) < CELL_GAP) i += step;
+  const joined = i === from + step && raw[from] === ' ';
+  let length = 0;
+  let digit = false;
+  for (; length < CELL_READ; length++, i += step) {
+    const d = raw[i];
+    if (d === undefined || d === '\n' || d === '\r' || isCellGap(d)) break;
+    if (isDigit(d)) digit = true;
+  }
+  return { kind: length === 0 ? 'edge' : digit ? 'number' : 'word', joined, length };
+}
+
+/** Numbers next to a number: any in the cells beside it, and whether it is one of many. */
+interface NumberNeighbours {
+  /** A cell holding a digit on either side of it, on its line. */
+  beside: boolean;
+  /**
+   * Joined by a single blank to another group of digits (a slice of a run too long for the number
+   * it looks like: a dump's bytes, a row of figures), or with numbers in the cells on both sides.
+   */
+  among: boolean;
+  /**
+   * Joined by a single blank to a group of four characters holding a digit: one of a run of fours
+   * (a dump's 16-bit words, a long reference number printed in fours), not a card of its own.
+   */
+  inFours: boolean;
+}
+
+function numberNeighbours(raw: string, start: number, end: number): NumberNeighbours {
+  const before = neighbour(raw, start - 1, -1);
+  const after = neighbour(raw, end, 1);
+  const left = before.kind === 'number';
+  const right = after.kind === 'number';
+  const four = (n: Neighbour) => n.kind === 'number' && n.joined && n.length === 4;
+  return {
+    beside: left || right,
+    among: (left && (before.joined || right)) || (right && after.joined),
+    inFours: four(before) || four(after),
+  };
+}
+
 const endOf = (m: RegExpExecArray) => m.index + m[0].length;
 
 /** A bare run of digits (separators allowed), what `DIGIT_RUN_RULES` read of it. */
@@ -122,11 +183,70 @@ const NATIONAL_IDS = [
 ];
 
 /**
+ * Whether digits parted by blanks or dashes are grouped as cards are printed: fours, with a group of
+ * six in the middle (American Express, Diners Club) and a shorter last group allowed.
+ */
+function groupedLikeCard(text: string): boolean {
+  const groups = text.split(/[ -]/);
+  if (groups.length === 1) return true;
+  if (groups[0]!.length !== 4) return false;
+  for (let i = 1; i < groups.length - 1; i++)
+    if (groups[i]!.length !== 4 && groups[i]!.length !== 6) return false;
+  return groups[groups.length - 1]!.length <= 5;
+}
+
+/** How cards are printed: all at once, in fours, or 4-6-5 and 4-6-4 (American Express, Diners Club). */
+const CARD_SHAPES = [
+  ...[19, 18, 17, 16, 15, 14, 13].map((n) => [n]),
+  [4, 4, 4, 4, 3],
+  [4, 4, 4, 4],
+  [4, 6, 5],
+  [4, 6, 4],
+];
+
+/**
+ * A card printed at the start or the end of a longer run of digit groups, which the run as a whole
+ * is not: an expiry or a count after it ("4111 1111 1111 1111 12/27"), an amount before it
+ * ("12.50 4111111111111111"). Only a number that passes both the checksum and an issuer's ranges,
+ * and not fours that run on past it.
+ */
+function cardAtRunEdge(raw: string, runStart: number, text: string): Recognised | undefined {
+  const groups: Array<{ at: number; digits: string }> = [];
+  for (const g of text.matchAll(/\d+/g)) groups.push({ at: g.index, digits: g[0] });
+  if (groups.length < 2) return undefined;
+  for (const shape of CARD_SHAPES) {
+    const n = shape.length;
+    if (n >= groups.length) continue;
+    for (const first of [0, groups.length - n]) {
+      const part = groups.slice(first, first + n);
+      if (part.some((g, k) => g.digits.length !== shape[k])) continue;
+      // Fours that run on past it are one long number grouped in fours (a parcel's, an invoice's).
+      const next = groups[first === 0 ? n : first - 1]!;
+      if (n > 1 && next.digits.length === 4) continue;
+      const s = part[0]!.at;
+      const e = part[n - 1]!.at + part[n - 1]!.digits.length;
+      if (text.slice(s, e).includes('.')) continue;
+      const d = part.map((g) => g.digits).join('');
+      if (!luhnValid(d) || !cardIssuer(d)) continue;
+      const context = near(raw, runStart + s, runStart + e, CARD_CTX, 48, 16);
+      return { start: runStart + s, end: runStart + e, confidence: context ? 0.97 : 0.9, validated: true };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether the number at `start` is the value of a named key (`pid=20871`, `?ref=4415…`): the key
+ * says what it is, and a key the context patterns did not read as PII names an id or a count.
+ */
+const namedValue = (raw: string, start: number) => /\w=["']?$/.test(raw.slice(Math.max(0, start - 3), start));
+
+/**
  * What a bare digit run is, tried in this order, the first answer wins: a card, a national id its
  * context names, an Aadhaar number in its 4-4-4 grouping, a US SSN after SSN wording.
  */
 const DIGIT_RUN_RULES: Array<(r: DigitRun) => Recognised | undefined> = [
-  ({ raw, start, end, digits: d }) => {
+  ({ raw, start, end, text, digits: d }) => {
     if (d.length < 12 || d.length > 19) return undefined;
     const luhn = luhnValid(d);
     const issuer = cardIssuer(d);
@@ -137,6 +257,18 @@ const DIGIT_RUN_RULES: Array<(r: DigitRun) => Recognised | undefined> = [
     // Checksum fails (typos, synthetic data): a card-like number right after card wording.
     else if (context) conf = issuer ? 0.65 : 0.55;
     if (/^(\d)\1+$/.test(d)) conf = 0;
+    // Without card wording: digits grouped as no card is printed or one of a run of fours, or a
+    // checksum that passes without an issuer's prefix (one number in ten does) on a number beside
+    // numbers or named by another key.
+    if (!context && conf > 0) {
+      const around = numberNeighbours(raw, start, end);
+      if (
+        !groupedLikeCard(text) ||
+        (around.inFours && text.length > d.length) ||
+        (conf < 0.9 && (around.beside || namedValue(raw, start)))
+      )
+        conf = 0;
+    }
     if (conf === 0) return undefined;
     return {
       entityType: 'CREDIT_CARD',
@@ -220,7 +352,8 @@ export const RECOGNISERS: Recogniser[] = [
       if (isDigit(raw[s - 1]) || isDigit(raw[e]) || raw[s - 1] === '-' || raw[e] === '-') return undefined;
       const context = near(raw, s, e, SSN_CTX);
       if (!ssnValid(onlyDigits(m[0]))) return undefined;
-      const conf = m[1] === '-' ? (context ? 0.95 : 0.8) : context ? 0.85 : 0.45;
+      const conf =
+        m[1] === '-' ? (context ? 0.95 : 0.8) : context ? 0.85 : numberNeighbours(raw, s, e).among ? 0 : 0.45;
       return { confidence: conf, validated: true };
     },
   },
@@ -269,18 +402,18 @@ export const RECOGNISERS: Recogniser[] = [
       let text = m[0];
       while (text.length && !isDigit(text[text.length - 1])) text = text.slice(0, -1);
       const end = start + text.length;
-      if (isDigit(raw[start - 1]) || isDigit(raw[end]) || /[\d][.,]$/.test(raw.slice(start - 2, start)))
+      if (isAlnum(raw[start - 1]) || isAlnum(raw[end]) || /[\d][.,]$/.test(raw.slice(start - 2, start)))
         return undefined;
       const digits = onlyDigits(text);
-      if (digits.length > 19) return undefined;
       // Dotted digit groups are IPs, versions or amounts, never cards.
-      if (text.includes('.')) return undefined;
-      const run: DigitRun = { raw, start, end, text, digits };
-      for (const rule of DIGIT_RUN_RULES) {
-        const found = rule(run);
-        if (found) return { ...found, end };
+      if (digits.length <= 19 && !text.includes('.')) {
+        const run: DigitRun = { raw, start, end, text, digits };
+        for (const rule of DIGIT_RUN_RULES) {
+          const found = rule(run);
+          if (found) return { ...found, end };
+        }
       }
-      return undefined;
+      return cardAtRunEdge(raw, start, text);
     },
   },
   {
@@ -322,6 +455,10 @@ export const RECOGNISERS: Recogniser[] = [
         return undefined;
       if (raw[e] === ':' || NOT_PHONE_CTX.test(raw.slice(Math.max(0, s - 32), s))) return undefined;
       const context = near(raw, s, e, PHONE_CTX, 40, 12);
+      // Digits parted by blanks alone, among other numbers and with no word of phones near: a
+      // table's cells or a dump's bytes (a plus, brackets, dashes or dots say "phone" by themselves).
+      if (!context && /^[\d ]+$/.test(text) && (numberNeighbours(raw, s, e).among || namedValue(raw, s)))
+        return undefined;
       let conf = 0;
       const intl = text.startsWith('+');
       const parsed = intl ? parsePhoneNumberFromString(text) : parsePhoneNumberFromString(text, 'US');

@@ -110,6 +110,40 @@ describe('structured PII', () => {
   });
 });
 
+describe('numbers among numbers', () => {
+  const notPii = (text: string) =>
+    expect(types(text).filter((t) => ['PHONE_NUMBER', 'CREDIT_CARD', 'US_SSN'].includes(t))).toEqual([]);
+
+  it('reads tables of figures, dumps and logged ids as data, not phones, cards or SSNs', () => {
+    notPii('43229 44702 28328 38238 47670 89198 87008 34579\n3517 2465 12139 21061 60197 75186 27301 97072');
+    notPii(
+      '0000020 69 85 80 37 98 a1 24 2c 80 da 00 8b 9e 4b 83 f2\n0000040 ae d2 5b 10 ab 94 9f 4e 0a 35 86 26 63 33 b6 0f',
+    );
+    notPii('id,ts,temp\n1,1715000060,21.3\n2,1715000120,21.4\n3,1715000180,21.5');
+    notPii('2026-11-02T10:00:05Z INFO pid=20871 req=4155550132 txn=9459308728863 status=200');
+    notPii('17 424 10 2077 3 552 35 6736 90');
+    // Luhn passes, but no card is printed in groups of two, or glued to a letter.
+    notPii('batch 49 96 97 69 19 14 32 25 48 done');
+    notPii("My driver's license number is U62928788557186");
+    // Fours that run on: a dump's 16-bit words, a parcel's number.
+    notPii('00000040: 706F 6E73 6162 696C 6964 6164 2079 2073');
+    notPii('Numer przesyłki: 6208 4411 9302 7755 1834 00');
+  });
+
+  it('still finds a phone, card or SSN in a row beside a number', () => {
+    expect(types('Bob Jones,50,692 440 4746')).toContain('PHONE_NUMBER');
+    expect(types('Dana Ortiz\t01 84 17 61 18\t78')).toContain('PHONE_NUMBER');
+    expect(types('call 415 555 0132 24 7')).toContain('PHONE_NUMBER');
+    expect(types('17,Chen Wei,4111111111111111,42.50')).toContain('CREDIT_CARD');
+    // A card at the start or end of a longer run of digit groups.
+    expect(one('Chen Wei 4111 1111 1111 1111 12/27', 'CREDIT_CARD')?.value).toBe('4111 1111 1111 1111');
+    expect(one('charge ok amount=481.00 5500005555555559 ref=7', 'CREDIT_CARD')?.value).toBe(
+      '5500005555555559',
+    );
+    expect(types('Jane Doe\t536-22-4510\t1985')).toContain('US_SSN');
+  });
+});
+
 describe('names and addresses', () => {
   it('finds people from context and titles', () => {
     expect(one('My name is Rubija', 'PERSON')?.value).toBe('Rubija');
