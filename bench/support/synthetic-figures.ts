@@ -23,6 +23,16 @@ export interface PiiAmongFigures {
   value: string;
 }
 
+/** Products of a shop's catalogue, some named with words of phones' and cards' contexts. */
+const PRODUCTS = [
+  'Desk Lamp',
+  'Office Chair',
+  'Headphones',
+  'Cycling Helmet',
+  'Gift Card',
+  'Tea Kettle',
+  'Smart Watch',
+];
 const digits = (r: Rand, n: number) => Array.from({ length: n }, () => String(int(r, 0, 9))).join('');
 const byte = (r: Rand) => int(r, 0, 255).toString(16).padStart(2, '0');
 const lines = (n: number, line: (i: number) => string) =>
@@ -65,6 +75,21 @@ const FIGURES: Record<string, (r: Rand) => string> = {
     ).replace(/\n/g, '\n ') +
     ']',
   'epoch milliseconds': (r) => Array.from({ length: 40 }, () => '17' + digits(r, 11)).join(' '),
+  'JSON records with ids': (r) =>
+    JSON.stringify(
+      Array.from({ length: 8 }, () => ({
+        order_id: `#W${digits(r, 7)}`,
+        items: Array.from({ length: int(r, 1, 3) }, () => ({
+          name: pick(r, PRODUCTS),
+          product_id: digits(r, 10),
+          item_id: digits(r, 10),
+          price: Number((r() * 500).toFixed(2)),
+        })),
+        tracking_id: [digits(r, 12)],
+        item_ids: Array.from({ length: int(r, 1, 4) }, () => digits(r, 10)),
+        stock: Object.fromEntries(Array.from({ length: 3 }, () => [pick(r, PRODUCTS), digits(r, 10)])),
+      })),
+    ),
 };
 
 /** `perKind` texts of each kind of figures. */
@@ -132,6 +157,30 @@ const AMONG: Record<string, [PiiAmongFigures['type'], (r: Rand) => [text: string
           ? `${d.slice(0, 4)} ${d.slice(4, 10)} ${d.slice(10)}`
           : d.replace(/(\d{4})(?=\d)/g, '$1 ');
       return [`${pick(r, NAMES)} ${v} ${int(r, 1, 12)}/${int(r, 27, 31)}`, v];
+    },
+  ],
+  'phone in a JSON record': [
+    'PHONE_NUMBER',
+    (r) => {
+      const v = pick(r, PHONES)(r).replace(/ /g, pick(r, ['', ' ']));
+      return [
+        JSON.stringify({ id: digits(r, 8), name: pick(r, NAMES), [pick(r, ['phone', 'mobile', 'tel'])]: v }),
+        v,
+      ];
+    },
+  ],
+  'card in a JSON record': [
+    'CREDIT_CARD',
+    (r) => {
+      const v = card(r);
+      return [
+        JSON.stringify({
+          order_id: digits(r, 9),
+          amount: int(r, 1, 500),
+          [pick(r, ['card_number', 'payment_card', 'cc'])]: v,
+        }),
+        v,
+      ];
     },
   ],
   'SSN, then a year (tabs)': [

@@ -70,8 +70,9 @@ const CARD_CTX = ctx(
 );
 const SSN_CTX = ctx('ssn|social security|social sec');
 const IBAN_CTX = ctx('iban|bank|account|transfer|wire|sepa|swift|payee|remit');
+// "phone" as a word's start: not "headphones", "microphone" or "iPhone", product names in a catalogue.
 const PHONE_CTX = ctx(
-  'phone|tel\\b|tel:|tel\\.|call|mobile|cell|fax|desk|office|whatsapp|sms|text me|reach|contact|number|landline|hotline|ph\\.|ph:|mob\\b|messages? to|answering|registered|dial|ring me|text me',
+  '(?<!\\p{L})phone|t[eé]l[eé]phone|tel\\b|tel:|tel\\.|call|mobile|cell|fax|desk|office|whatsapp|sms|text me|reach|contact|number|landline|hotline|ph\\.|ph:|mob\\b|messages? to|answering|registered|dial|ring me|text me',
 );
 const NOT_PHONE_CTX = ctx(
   'licen[cs]e|passport|order|invoice|tracking|serial|account|ssn|social security|iban|card|\\bid\\b|zip|postal',
@@ -235,11 +236,50 @@ function cardAtRunEdge(raw: string, runStart: number, text: string): Recognised 
   return undefined;
 }
 
+/** Words that make any key a phone's ("office_phone", "mobileNo"); PHONE_CTX's others only as its last word. */
+const PHONE_KEY = ctx('(?<!\\p{L})phone|mobile|\\btel|fax|whatsapp|contact');
+
 /**
- * Whether the number at `start` is the value of a named key (`pid=20871`, `?ref=4415…`): the key
- * says what it is, and a key the context patterns did not read as PII names an id or a count.
+ * Whether a key names a phone number: "phone", "mobile_no", "Desk" and "office" do; "Office Chair"
+ * and "Desk Lamp", products keyed by name in a catalogue, do not (a key's last word says what it is).
  */
-const namedValue = (raw: string, start: number) => /\w=["']?$/.test(raw.slice(Math.max(0, start - 3), start));
+function phoneKey(key: string): boolean {
+  return PHONE_KEY.test(key) || PHONE_CTX.test(lastWord(key));
+}
+
+/** A key's last word: "item_ids" → "ids", "trackingId" → "Id", "Desk Lamp" → "Lamp". */
+function lastWord(key: string): string {
+  const words = key.split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})/u);
+  return words[words.length - 1] ?? '';
+}
+
+/** Whether a key names identifiers ("tracking_id", "itemIds", "uuid"): their values are no one's card. */
+const idKey = (key: string) => /^(?:ids?|uuid|guid)$/i.test(lastWord(key));
+
+/**
+ * The key a number at `start`–`end` is the value of, in structured data: `pid=20871`,
+ * `"item_id": 6200867091`, `"item_ids": ["6200867091", …]`; "" for a quoted string holding the
+ * number alone (an array's later element); undefined in prose. Such a number's context is its key
+ * alone: the record's other keys name other values ("Desk Lamp" is a product, not a phone's desk).
+ */
+function keyOf(raw: string, start: number, end: number): string | undefined {
+  const quoted = raw[start - 1] === '"' && raw[end] === '"';
+  let i = quoted ? start - 1 : start;
+  if (raw[i - 1] === "'") i--;
+  if (raw[i - 1] === '=') {
+    let j = i - 1;
+    while (j > 0 && /\w/.test(raw[j - 1]!)) j--;
+    if (j < i - 1) return raw.slice(j, i - 1);
+  }
+  while (raw[i - 1] === ' ' || raw[i - 1] === '\t') i--;
+  if (raw[i - 1] === '[') i--;
+  while (raw[i - 1] === ' ' || raw[i - 1] === '\t') i--;
+  if (raw[i - 1] === ':' && raw[i - 2] === '"') {
+    const open = raw.lastIndexOf('"', i - 3);
+    if (open >= 0 && i - 2 - open <= 64) return raw.slice(open + 1, i - 2);
+  }
+  return quoted ? '' : undefined;
+}
 
 /**
  * What a bare digit run is, tried in this order, the first answer wins: a card, a national id its
@@ -250,7 +290,8 @@ const DIGIT_RUN_RULES: Array<(r: DigitRun) => Recognised | undefined> = [
     if (d.length < 12 || d.length > 19) return undefined;
     const luhn = luhnValid(d);
     const issuer = cardIssuer(d);
-    const context = near(raw, start, end, CARD_CTX, 48, 16);
+    const key = keyOf(raw, start, end);
+    const context = key === undefined ? near(raw, start, end, CARD_CTX, 48, 16) : CARD_CTX.test(key);
     let conf = 0;
     if (luhn && issuer) conf = context ? 0.97 : 0.9;
     else if (luhn) conf = context ? 0.85 : 0.55;
@@ -259,13 +300,15 @@ const DIGIT_RUN_RULES: Array<(r: DigitRun) => Recognised | undefined> = [
     if (/^(\d)\1+$/.test(d)) conf = 0;
     // Without card wording: digits grouped as no card is printed or one of a run of fours, or a
     // checksum that passes without an issuer's prefix (one number in ten does) on a number beside
-    // numbers or named by another key.
+    // numbers or a value in structured data (whose key is its only context), or any number keyed
+    // as an identifier.
     if (!context && conf > 0) {
       const around = numberNeighbours(raw, start, end);
       if (
         !groupedLikeCard(text) ||
         (around.inFours && text.length > d.length) ||
-        (conf < 0.9 && (around.beside || namedValue(raw, start)))
+        (conf < 0.9 && (around.beside || key !== undefined)) ||
+        (key !== undefined && idKey(key))
       )
         conf = 0;
     }
@@ -454,10 +497,12 @@ export const RECOGNISERS: Recogniser[] = [
       )
         return undefined;
       if (raw[e] === ':' || NOT_PHONE_CTX.test(raw.slice(Math.max(0, s - 32), s))) return undefined;
-      const context = near(raw, s, e, PHONE_CTX, 40, 12);
-      // Digits parted by blanks alone, among other numbers and with no word of phones near: a
-      // table's cells or a dump's bytes (a plus, brackets, dashes or dots say "phone" by themselves).
-      if (!context && /^[\d ]+$/.test(text) && (numberNeighbours(raw, s, e).among || namedValue(raw, s)))
+      const key = keyOf(raw, s, e);
+      const context = key === undefined ? near(raw, s, e, PHONE_CTX, 40, 12) : phoneKey(key);
+      // Digits parted by blanks alone, among other numbers or as a value of a key that is not a
+      // phone's, and with no word of phones near: a table's cells, a dump's bytes, a record's ids
+      // (a plus, brackets, dashes or dots say "phone" by themselves).
+      if (!context && /^[\d ]+$/.test(text) && (key !== undefined || numberNeighbours(raw, s, e).among))
         return undefined;
       let conf = 0;
       const intl = text.startsWith('+');

@@ -125,6 +125,12 @@ describe('numbers among numbers', () => {
     // Luhn passes, but no card is printed in groups of two, or glued to a letter.
     notPii('batch 49 96 97 69 19 14 32 25 48 done');
     notPii("My driver's license number is U62928788557186");
+    // A record's ids: the key is a value's only context ("Office Chair" is a product, not an office).
+    notPii(
+      '{"name": "Desk Lamp", "product_id": "6817146515", "item_id": "9879255677", "price": 288.82, ' +
+        '"tracking_id": ["694935202168"], "item_ids": ["5206946487", "3704016729"], "stock": ' +
+        '{"Office Chair": "4794339885", "Headphones": "6992792935"}, "created": 1741622400}',
+    );
     // Fours that run on: a dump's 16-bit words, a parcel's number.
     notPii('00000040: 706F 6E73 6162 696C 6964 6164 2079 2073');
     notPii('Numer przesyłki: 6208 4411 9302 7755 1834 00');
@@ -135,6 +141,10 @@ describe('numbers among numbers', () => {
     expect(types('Dana Ortiz\t01 84 17 61 18\t78')).toContain('PHONE_NUMBER');
     expect(types('call 415 555 0132 24 7')).toContain('PHONE_NUMBER');
     expect(types('17,Chen Wei,4111111111111111,42.50')).toContain('CREDIT_CARD');
+    expect(types('{"id": "20871", "name": "Dana Ortiz", "phone": "4155550132"}')).toContain('PHONE_NUMBER');
+    expect(types('{"officePhone": "415 555 0132", "age": 41}')).toContain('PHONE_NUMBER');
+    expect(types('{"order_id": "731920442", "card_number": "4111111111111111"}')).toContain('CREDIT_CARD');
+    expect(types('Les réservations se font par téléphone au 04 72 10 30 30.')).toContain('PHONE_NUMBER');
     // A card at the start or end of a longer run of digit groups.
     expect(one('Chen Wei 4111 1111 1111 1111 12/27', 'CREDIT_CARD')?.value).toBe('4111 1111 1111 1111');
     expect(one('charge ok amount=481.00 5500005555555559 ref=7', 'CREDIT_CARD')?.value).toBe(
