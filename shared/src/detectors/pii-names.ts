@@ -252,6 +252,14 @@ function findAddresses(raw: string): PiiMatch[] {
     eachMatch(ADDRESS_EU, t, (m) => addAddress(out, raw, m, 'pii.street_address_eu', 0.65));
   if (!can || can.has(ADDRESS_NUMBERED))
     eachMatch(ADDRESS_NUMBERED, t, (m) => {
+      // Numbers that are the ends of times or decimals ("11:00 AM - 10:00 PM", "Gemini 1.5 Pro
+      // surpasses Gemini 1.0") are not a house number and a postcode.
+      const end = m.index + m[0].length;
+      if (
+        /\d[:.,]$/.test(raw.slice(Math.max(0, m.index - 2), m.index)) ||
+        /^[:.,]\d/.test(raw.slice(end, end + 2))
+      )
+        return;
       // "in 2019 Apple released 3 phones" shapes: the middle must not be ordinary lower-case prose.
       const words = m[0].split(/[ \t]+/).slice(1, -1);
       if (words.some((w) => STOP.has(w.toLowerCase()))) return;

@@ -167,6 +167,11 @@ describe('names and addresses', () => {
     );
     expect(one('I now live at Hauptstraße 5 in Berlin', 'STREET_ADDRESS')?.value).toBe('Hauptstraße 5');
     expect(types('We sold 300 units in March')).not.toContain('STREET_ADDRESS');
+    // The ends of times and decimals are not a house number and a postcode.
+    expect(types('operating_hours: 11:00 AM - 10:00 PM, open daily')).not.toContain('STREET_ADDRESS');
+    expect(types('Gemini 1.5 Pro surpasses Gemini 1.0 Pro on most benchmarks')).not.toContain(
+      'STREET_ADDRESS',
+    );
   });
 });
 
