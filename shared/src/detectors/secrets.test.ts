@@ -37,7 +37,19 @@ describe('secrets', () => {
     'password: correcthorsebattery',
     'postgres://user:${DB_PASSWORD}@localhost/db',
     'I love tokens and secrets in general',
+    // A key with no value on its line, references to where a secret is kept, instructions for one.
+    'ADMIN_PASSWORD=\nSECRET_KEY=change-me',
+    'OPENAI_API_KEY=\nLOG_LEVEL=info',
+    'api_key: os.environ/ANTHROPIC_API_KEY',
+    'JWT_SECRET=generate-with-openssl-rand-hex-32',
+    'postgres://app_user:CHANGE_ME@localhost:5432/orders',
+    'Write a decryption interface with password verification.',
   ])('ignores templates, UUIDs, hashes and prose: %s', (text) => expect(kinds(text)).toEqual([]));
+
+  it('ends a password at the sentence', () => {
+    const [found] = findSecrets('The guest Wi-Fi password is "Kelp!Harbour2291".');
+    expect(found?.value).toBe('Kelp!Harbour2291');
+  });
 
   it('masks the secret in findings and flags a new one in the response as critical', () => {
     const key = fake('ghp_', 36);

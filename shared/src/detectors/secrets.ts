@@ -42,7 +42,7 @@ function jwtLooksReal(v: string): boolean {
 
 /** Placeholders and examples that look like keys but are not: `${VAR}`, `<YOUR_KEY>`, `xxxx`, … */
 export function isTemplateValue(v: string): boolean {
-  return /\$\{|\{\{|<[^>]*>|%\(|^\$[A-Z_]|x{4,}|X{4,}|\*{3,}|\.{3}|your[_-]?|example|sample|dummy|placeholder|changeme|redacted|insert|replace|^(?:test|password|secret|token)$|(.)\1{5,}/i.test(
+  return /\$\{|\{\{|<[^>]*>|%\(|^\$[A-Z_]|^(?:os\.environ|process\.env|env|secrets|vault|ssm)[.:/[(]|x{4,}|X{4,}|\*{3,}|\.{3}|your[_-]?|example|sample|dummy|placeholder|change[-_]?me|^generate[-_ ]|redacted|insert|replace|^(?:test|password|secret|token)$|(.)\1{5,}/i.test(
     v,
   );
 }
@@ -164,7 +164,7 @@ const rules: SecretRule[] = [
 ];
 
 const GENERIC = g(
-  '(?i)(?:api[_\\-]?key|apikey|secret(?:[_\\-]?key)?|client[_\\-]?secret|access[_\\-]?token|auth[_\\-]?token|bearer|token|passw(?:or)?d|pwd|private[_\\-]?key|credentials?)["\']?\\s*(?:[:=]|=>|\\s)\\s*["\']?([A-Za-z0-9+/_\\-.=~!@#$%^&*]{12,200})',
+  '(?i)(?:api[_\\-]?key|apikey|secret(?:[_\\-]?key)?|client[_\\-]?secret|access[_\\-]?token|auth[_\\-]?token|bearer|token|passw(?:or)?d|pwd|private[_\\-]?key|credentials?)["\']?[ \\t]*(?:[:=]|=>|[ \\t](?:[ \\t]*(?:is|was)[ \\t:])?)[ \\t]*["\']?([A-Za-z0-9+/_\\-.=~!@#$%^&*]{12,200})',
 );
 /**
  * GENERIC's keyword and separator, the head of every GENERIC match: a bare keyword
@@ -172,7 +172,7 @@ const GENERIC = g(
  * literal set's DFA grew and its pass cost more than the runs it saved.)
  */
 const GENERIC_LITERAL =
-  /(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer|token|passw(?:or)?d|pwd|private[_-]?key|credentials?)["']?\s*(?:[:=]|=>|\s)/i;
+  /(?:api[_-]?key|apikey|secret(?:[_-]?key)?|client[_-]?secret|access[_-]?token|auth[_-]?token|bearer|token|passw(?:or)?d|pwd|private[_-]?key|credentials?)["']?[ \t]*(?:[:=]|=>|[ \t])/i;
 
 /** A rule literal as RE2 source (a RegExp keeps its `i` flag). */
 const literalSource = (lit: string | RegExp) =>
@@ -218,7 +218,7 @@ export function findSecrets(raw: string): SecretMatch[] {
   }
   if (present[rules.length]) {
     eachMatch(GENERIC, t, (m) => {
-      const value = (m[1] ?? '').replace(/["',;]+$/, '');
+      const value = (m[1] ?? '').replace(/["',;.]+$/, '');
       const start = m.index + m[0].lastIndexOf(value);
       const end = start + value.length;
       if (out.some((o) => start < o.end && o.start < end)) return;
