@@ -3,7 +3,7 @@
  * gate), the pattern, and what a match is (validation, context, confidence). findStructured runs
  * them in table order, which is also the order overlap resolution breaks confidence ties in.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import { electronicFormatIBAN, countrySpecs, isValidIBAN } from 'ibantools';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import {
@@ -156,6 +156,23 @@ function numberNeighbours(raw: string, start: number, end: number): NumberNeighb
     inFours: four(before) || four(after),
   };
 }
+
+/**
+ * IPv4 ranges no one is reached at from the internet (RFC 1918's private networks, loopback,
+ * link-local, RFC 5737's documentation networks): still reported, at a lower confidence.
+ */
+const NOT_PUBLIC_V4 = new BlockList();
+for (const [net, prefix] of [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['192.0.2.0', 24],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+] as const)
+  NOT_PUBLIC_V4.addSubnet(net, prefix, 'ipv4');
 
 const endOf = (m: RegExpExecArray) => m.index + m[0].length;
 
@@ -367,7 +384,10 @@ export const RECOGNISERS: Recogniser[] = [
         return undefined;
       if (/(?:\bv|version|ver\.?)\s*$/i.test(raw.slice(Math.max(0, s - 12), s)) || !isIPv4(m[0]))
         return undefined;
-      const special = m[0].startsWith('0.') || m[0] === '255.255.255.255';
+      // A network written with its prefix length ("10.0.0.0/16") names no one's host.
+      if (after === '/' && /^\/(?:[0-9]|[12]\d|3[01])(?!\d)/.test(raw.slice(e, e + 4))) return undefined;
+      const special =
+        m[0].startsWith('0.') || m[0] === '255.255.255.255' || NOT_PUBLIC_V4.check(m[0], 'ipv4');
       return { confidence: special ? 0.5 : 0.9, validated: true };
     },
   },

@@ -94,6 +94,12 @@ describe('structured PII', () => {
     expect(types('Upgraded to version 10.20.30.40, call me if it breaks.')).toEqual([]);
   });
 
+  it("reads a network as no one's address, and private and documentation addresses as less sure", () => {
+    expect(types('subnets 10.0.0.0/16 and 172.17.0.0/16, ingress 0.0.0.0/0')).not.toContain('IP_ADDRESS');
+    expect(one('connection refused host=10.0.4.12 port=5432', 'IP_ADDRESS')?.confidence).toBe(0.5);
+    expect(one('failed login from 185.220.101.4 (attempt 1)', 'IP_ADDRESS')?.confidence).toBe(0.9);
+  });
+
   it('finds national ids with checksums and context', () => {
     expect(types('Mi DNI es 12345678Z')).toContain('ES_NIF');
     expect(types('codice fiscale RSSMRA85T10A562S')).toContain('IT_FISCAL_CODE');
