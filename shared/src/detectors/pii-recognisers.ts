@@ -144,16 +144,18 @@ interface NumberNeighbours {
   inFours: boolean;
 }
 
+/** A group of four characters holding a digit, joined to the number by a single blank. */
+const joinedFour = (n: Neighbour) => n.kind === 'number' && n.joined && n.length === 4;
+
 function numberNeighbours(raw: string, start: number, end: number): NumberNeighbours {
   const before = neighbour(raw, start - 1, -1);
   const after = neighbour(raw, end, 1);
   const left = before.kind === 'number';
   const right = after.kind === 'number';
-  const four = (n: Neighbour) => n.kind === 'number' && n.joined && n.length === 4;
   return {
     beside: left || right,
     among: (left && (before.joined || right)) || (right && after.joined),
-    inFours: four(before) || four(after),
+    inFours: joinedFour(before) || joinedFour(after),
   };
 }
 
