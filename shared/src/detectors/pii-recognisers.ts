@@ -224,6 +224,9 @@ const CARD_SHAPES = [
   [4, 6, 4],
 ];
 
+/** The longest run of digit groups read for a card at its edge (a card printed in groups is 23). */
+const EDGE_RUN_MAX = 64;
+
 /**
  * A card printed at the start or the end of a longer run of digit groups, which the run as a whole
  * is not: an expiry or a count after it ("4111 1111 1111 1111 12/27"), an amount before it
@@ -231,6 +234,8 @@ const CARD_SHAPES = [
  * and not fours that run on past it.
  */
 function cardAtRunEdge(raw: string, runStart: number, text: string): Recognised | undefined {
+  // A card and what is printed beside it on one line; a longer run is a table's or a dump's.
+  if (text.length > EDGE_RUN_MAX) return undefined;
   const groups: Array<{ at: number; digits: string }> = [];
   for (const g of text.matchAll(/\d+/g)) groups.push({ at: g.index, digits: g[0] });
   if (groups.length < 2) return undefined;
@@ -322,14 +327,14 @@ const DIGIT_RUN_RULES: Array<(r: DigitRun) => Recognised | undefined> = [
     // numbers or a value in structured data (whose key is its only context), or any number keyed
     // as an identifier.
     if (!context && conf > 0) {
-      const around = numberNeighbours(raw, start, end);
-      if (
-        !groupedLikeCard(text) ||
-        (around.inFours && text.length > d.length) ||
-        (conf < 0.9 && (around.beside || key !== undefined)) ||
-        (key !== undefined && idKey(key))
-      )
-        conf = 0;
+      const grouped = text.length > d.length;
+      if ((grouped && !groupedLikeCard(text)) || (key !== undefined && idKey(key))) conf = 0;
+      // The neighbours are read only where they can decide (a card of one piece that passes both
+      // checks, one of 40,000 in a field, reads none).
+      else if (grouped || conf < 0.9) {
+        const around = numberNeighbours(raw, start, end);
+        if ((grouped && around.inFours) || (conf < 0.9 && (around.beside || key !== undefined))) conf = 0;
+      }
     }
     if (conf === 0) return undefined;
     return {
