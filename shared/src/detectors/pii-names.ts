@@ -270,6 +270,15 @@ function findAddresses(raw: string): PiiMatch[] {
   return out;
 }
 
+/**
+ * A word with a suffix that makes abstract nouns ("Distribution", "Biotechnology", "Metrics",
+ * "Management"), which no given name or surname carries; "-ment" only after four letters or more,
+ * so "Clement" stays a name.
+ */
+const ABSTRACT_NOUN =
+  /^\p{Lu}\p{Ll}*(?:tions?|sions?|ness(?:es)?|ics|isms?|ogy|ogies|ships?|ities)$|^\p{Lu}\p{Ll}{4,}ments?$/u;
+const isAbstractNoun = (token: string) => ABSTRACT_NOUN.test(token);
+
 function findPersons(raw: string): PiiMatch[] {
   const out: PiiMatch[] = [];
   eachNameMatch(raw, (m) => {
@@ -300,6 +309,8 @@ function findPersons(raw: string): PiiMatch[] {
       if (raw.slice(start, start + text.length) !== text) return;
     }
     const end = start + text.length;
+    // Capitalised terms and headings ("Human Resource Management", "Performance Metrics").
+    if (tokens.some(isAbstractNoun)) return;
     // Context checks, strongest first: a later one runs only when the earlier ones did not decide.
     const before = lineBefore(raw, start);
     let caps = 0;

@@ -165,6 +165,15 @@ describe('names and addresses', () => {
     expect(one('My name is Rubija', 'PERSON')?.value).toBe('Rubija');
     expect(one('Hello, this is Dr. Kyle Kuefer. Who are you?', 'PERSON')?.value).toBe('Kyle Kuefer');
     expect(types('The Weather Is Nice Today')).not.toContain('PERSON');
+    // Capitalised terms and headings carry the suffixes of abstract nouns; names do not.
+    for (const term of [
+      'Human Resource Management',
+      'Content Extraction',
+      'Performance Metrics',
+      'Biotechnology',
+    ])
+      expect(types(`Our team reviewed ${term} yesterday.`)).not.toContain('PERSON');
+    expect(one('Dear Grace Clement, thanks for the notes.', 'PERSON')?.value).toBe('Grace Clement');
   });
 
   it('finds street addresses (English and European shapes)', () => {
