@@ -137,7 +137,7 @@ const WEAK_WORDS = new Set(
   'by with from to and told asked ask met meet saw visit call email for of'.split(' '),
 );
 /** What `\w` matches in a RegExp without the u flag: [A-Za-z0-9_]. */
-const isWordUnit = (c: number) =>
+export const isWordUnit = (c: number) =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 function beforeWeak(before: string): boolean {
   let i = before.length;

@@ -24,6 +24,7 @@ import {
   ukNinoValid,
 } from './checksums';
 import type { PiiMatch } from './pii';
+import { isWordUnit } from './pii-names';
 import type { TextShape } from './text-shape';
 
 /** What the gates read of a text, computed once per text. */
@@ -292,7 +293,7 @@ function keyOf(raw: string, start: number, end: number): string | undefined {
   if (raw[i - 1] === "'") i--;
   if (raw[i - 1] === '=') {
     let j = i - 1;
-    while (j > 0 && /\w/.test(raw[j - 1]!)) j--;
+    while (j > 0 && isWordUnit(raw.charCodeAt(j - 1))) j--;
     if (j < i - 1) return raw.slice(j, i - 1);
   }
   while (raw[i - 1] === ' ' || raw[i - 1] === '\t') i--;
