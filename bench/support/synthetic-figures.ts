@@ -190,6 +190,18 @@ const AMONG: Record<string, [PiiAmongFigures['type'], (r: Rand) => [text: string
       return [`${pick(r, NAMES)}\t${v}\t${int(r, 1950, 2005)}`, v];
     },
   ],
+  // Last, so the kinds above keep their rows: another key's word ("order", "account") just before.
+  'phone in a JSON record after an order key': [
+    'PHONE_NUMBER',
+    (r) => {
+      const v = pick(r, PHONES)(r).replace(/ /g, pick(r, ['', ' ', '-']));
+      const before = pick(r, ['order_id', 'account', 'invoice_no', 'tracking', 'card_last4', 'zip']);
+      return [
+        JSON.stringify({ [before]: digits(r, int(r, 4, 9)), [pick(r, ['phone', 'mobile', 'tel'])]: v }),
+        v,
+      ];
+    },
+  ],
 };
 
 /** `perKind` rows of each kind, each holding one phone, card or SSN among other numbers. */

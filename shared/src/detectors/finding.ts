@@ -5,7 +5,7 @@ export { SEVERITIES };
 export type { Finding, Severity, ThreatType } from '../schemas/detection';
 
 /** Bump when any rule, threshold or model weight changes: replay relies on it. */
-export const detectorVersion = '2027.01.15';
+export const detectorVersion = '2027.01.16';
 
 export function roundConfidence(c: number): number {
   return Math.round(Math.min(1, Math.max(0, c)) * 1000) / 1000;

@@ -524,8 +524,11 @@ export const RECOGNISERS: Recogniser[] = [
         isIPv4(text)
       )
         return undefined;
-      if (raw[e] === ':' || NOT_PHONE_CTX.test(raw.slice(Math.max(0, s - 32), s))) return undefined;
+      if (raw[e] === ':') return undefined;
+      // A keyed value's context is its key, for and against: in `{"order_id": "7", "phone": …}`
+      // the order names the 7. A bare array element ("" for key) and prose read the words before.
       const key = keyOf(raw, s, e);
+      if (NOT_PHONE_CTX.test(key || raw.slice(Math.max(0, s - 32), s))) return undefined;
       const context = key === undefined ? near(raw, s, e, PHONE_CTX, 40, 12) : phoneKey(key);
       // Digits parted by blanks alone, among other numbers or as a value of a key that is not a
       // phone's, and with no word of phones near: a table's cells, a dump's bytes, a record's ids

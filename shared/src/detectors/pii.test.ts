@@ -149,6 +149,10 @@ describe('numbers among numbers', () => {
     expect(types('17,Chen Wei,4111111111111111,42.50')).toContain('CREDIT_CARD');
     expect(types('{"id": "20871", "name": "Dana Ortiz", "phone": "4155550132"}')).toContain('PHONE_NUMBER');
     expect(types('{"officePhone": "415 555 0132", "age": 41}')).toContain('PHONE_NUMBER');
+    // Another key's word ("order") names its own value, not the phone's.
+    expect(types('{"order_id": "7", "phone": "4155550132"}')).toContain('PHONE_NUMBER');
+    expect(types('{"order_id": "7", "phone": "415-555-0132"}')).toContain('PHONE_NUMBER');
+    expect(types('{"order_id": "7", "tracking": "415-555-0132"}')).not.toContain('PHONE_NUMBER');
     expect(types('{"order_id": "731920442", "card_number": "4111111111111111"}')).toContain('CREDIT_CARD');
     expect(types('Les réservations se font par téléphone au 04 72 10 30 30.')).toContain('PHONE_NUMBER');
     // A card at the start or end of a longer run of digit groups.
