@@ -140,10 +140,17 @@ describe('numbers among numbers', () => {
     // Fours that run on: a dump's 16-bit words, a parcel's number.
     notPii('00000040: 706F 6E73 6162 696C 6964 6164 2079 2073');
     notPii('Numer przesyłki: 6208 4411 9302 7755 1834 00');
+    // Pieces of longer runs of groups joined by dashes: a hex dump, a passphrase in numbers.
+    notPii('54-72-61-64-75-7A-63-61-20-61-6C-20-72-75-73-6F-20-22-70-61-72-61-20-73-65-72-20-75-6E-20');
+    notPii('As numbers (A=1, B=2…): 7-18-1-14-9-20-5 is the passphrase.');
   });
 
   it('still finds a phone, card or SSN in a row beside a number', () => {
     expect(types('Bob Jones,50,692 440 4746')).toContain('PHONE_NUMBER');
+    expect(types('Hungary 34796\n082 490 1693-Office\\,+447700 208 815-Fax')).toEqual([
+      'PHONE_NUMBER',
+      'PHONE_NUMBER',
+    ]);
     expect(types('Dana Ortiz\t01 84 17 61 18\t78')).toContain('PHONE_NUMBER');
     expect(types('call 415 555 0132 24 7')).toContain('PHONE_NUMBER');
     expect(types('17,Chen Wei,4111111111111111,42.50')).toContain('CREDIT_CARD');

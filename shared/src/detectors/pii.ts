@@ -19,8 +19,19 @@ export interface PiiMatch {
 /** Matches below this confidence are dropped (format-only guesses without context). */
 export const PII_MIN_CONFIDENCE = 0.4;
 
-/** The recognisers' patterns, in their order. */
-const PATTERNS = RECOGNISERS.map((r) => new RE2(r.pattern, 'gu'));
+/** The recognisers' patterns, in their order: V8's where the pattern is linear there, RE2's elsewhere. */
+const PATTERNS = RECOGNISERS.map((r) => (r.linear ? new RegExp(r.pattern, 'g') : new RE2(r.pattern, 'gu')));
+
+/** Calls `fn` with every match of recogniser `k`'s pattern in `raw`, left to right. */
+function eachPatternMatch(k: number, raw: string, fn: (m: RegExpExecArray) => void): void {
+  const re = PATTERNS[k]!;
+  if (re instanceof RE2) return eachMatch(re, utf8Of(raw), fn);
+  re.lastIndex = 0;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) {
+    if (m[0] === '') re.lastIndex++;
+    fn(m);
+  }
+}
 
 let patternSet: InstanceType<typeof RE2.Set> | null | undefined;
 
@@ -78,7 +89,7 @@ function findStructured(raw: string): PiiMatch[] {
             out.filter((o) => o.confidence > ceiling),
             raw.length,
           );
-    eachMatch(PATTERNS[k]!, utf8Of(raw), (m) => {
+    eachPatternMatch(k, raw, (m) => {
       const found = r.recognise(m, raw, surer);
       if (found === undefined || found.confidence < PII_MIN_CONFIDENCE) return;
       const start = found.start ?? m.index;
