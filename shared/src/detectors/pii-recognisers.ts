@@ -522,6 +522,9 @@ export const RECOGNISERS: Recogniser[] = [
       const e = s + text.length;
       const d = onlyDigits(text);
       if (d.length < 7 || d.length > 15) return undefined;
+      // No phone number's digits start 000: a country code never starts with 0, so neither the
+      // international prefix 00 nor a trunk prefix 0 is followed by one (a dump's offset "00000010").
+      if (d.startsWith('000')) return undefined;
       if (surer.some((o) => s < o.end && o.start < e)) return undefined;
       if (
         isAlnum(raw[s - 1]) ||

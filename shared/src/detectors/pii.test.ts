@@ -143,10 +143,14 @@ describe('numbers among numbers', () => {
     // Pieces of longer runs of groups joined by dashes: a hex dump, a passphrase in numbers.
     notPii('54-72-61-64-75-7A-63-61-20-61-6C-20-72-75-73-6F-20-22-70-61-72-61-20-73-65-72-20-75-6E-20');
     notPii('As numbers (A=1, B=2…): 7-18-1-14-9-20-5 is the passphrase.');
+    // No phone's digits start 000 (no country code starts with 0): a form's placeholder, a dump's offsets.
+    notPii('Phone: 000-000-0000');
+    notPii('00000010  20 22 70 61 72 61 20 73  65 72 20 75 6E 20 73 65\n00000020  72 20 68 75 6D 61 6E 6F');
   });
 
   it('still finds a phone, card or SSN in a row beside a number', () => {
     expect(types('Bob Jones,50,692 440 4746')).toContain('PHONE_NUMBER');
+    expect(types('Mobile: 0044 7700 900123')).toContain('PHONE_NUMBER');
     expect(types('Hungary 34796\n082 490 1693-Office\\,+447700 208 815-Fax')).toEqual([
       'PHONE_NUMBER',
       'PHONE_NUMBER',
