@@ -389,7 +389,9 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
     const fold = confusableFold.get(cp);
     if (fold || isLookalikeScript(cp)) {
       lookalikes = true;
-      if (fold && lower.length === 1 && confusableFold.get(lower.codePointAt(0)!) !== fold)
+      // (A fold to the small form itself, as of mathematical letters, is no part's own: every fold
+      // is ASCII and none is folded again, so the small form stands in both readings.)
+      if (fold && lower.length === 1 && fold !== lower && confusableFold.get(lower.codePointAt(0)!) !== fold)
         (rawFolds ??= new Map()).set(b.chars.length, fold);
     }
     b.push(lower, i);
