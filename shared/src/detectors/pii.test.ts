@@ -1,3 +1,4 @@
+import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import {
   aadhaarValid,
@@ -16,6 +17,7 @@ import {
 } from './checksums';
 import { detectText } from './index';
 import { findPii } from './pii';
+import { RECOGNISERS } from './pii-recognisers';
 
 const types = (text: string) => findPii(text).map((m) => m.entityType);
 const one = (text: string, type: string) => findPii(text).find((m) => m.entityType === type);
@@ -113,6 +115,51 @@ describe('structured PII', () => {
     expect(types('send to 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa')).toContain('CRYPTO');
     expect(types('send to 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toContain('CRYPTO');
     expect(types('hash 0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).not.toContain('CRYPTO');
+  });
+});
+
+describe('patterns matched in V8', () => {
+  // Every string of up to four of these parts: digits, each separator the patterns read, and the
+  // blanks V8's \s knows and RE2's does not (no-break space, vertical tab).
+  const PARTS = [
+    '+1',
+    '415',
+    '1234567',
+    ' ',
+    '\u00a0',
+    '\v',
+    '\t',
+    '\n',
+    '-',
+    '.',
+    '(20)',
+    '(',
+    'x12',
+    ' ext. 7',
+    '#3',
+    'a',
+  ];
+  const strings = (depth: number): string[] =>
+    depth === 0 ? [''] : strings(depth - 1).flatMap((s) => (s.length > 60 ? [s] : PARTS.map((p) => s + p)));
+  const texts = [...new Set(strings(4))];
+  const matches = (
+    re: { exec(s: string | Buffer): RegExpExecArray | null; lastIndex: number },
+    text: string,
+  ) => {
+    const out: string[] = [];
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m; m = re.exec(text)) out.push(`${m.index}:${m[0]}`);
+    return out;
+  };
+
+  it('finds what RE2 finds with a recogniser marked linear', () => {
+    const linear = RECOGNISERS.filter((r) => r.linear);
+    expect(linear.map((r) => r.ruleId)).toContain('pii.phone');
+    for (const r of linear) {
+      const v8 = new RegExp(r.pattern, 'g');
+      const re2 = new RE2(r.pattern, 'gu');
+      for (const text of texts) expect(matches(v8, text), JSON.stringify(text)).toEqual(matches(re2, text));
+    }
   });
 });
 
