@@ -389,8 +389,8 @@ function normalize(raw: string, signals: ObfuscationSignals, shape = textShape(r
     const fold = confusableFold.get(cp);
     if (fold || isLookalikeScript(cp)) {
       lookalikes = true;
-      // (A fold to the small form itself, as of mathematical letters, is no part's own: every fold
-      // is ASCII and none is folded again, so the small form stands in both readings.)
+      // A fold that is the small form itself (a mathematical 𝚍 folds to d, as NFKC does) is not
+      // kept: every fold is ASCII and none is folded again, so it reads the same as no entry.
       if (fold && lower.length === 1 && fold !== lower && confusableFold.get(lower.codePointAt(0)!) !== fold)
         (rawFolds ??= new Map()).set(b.chars.length, fold);
     }
